@@ -1,0 +1,7 @@
+"""The one partitioning of the graph: by client (a folder under inbox/), added by the inbox sensor."""
+
+from __future__ import annotations
+
+from dagster import DynamicPartitionsDefinition
+
+CLIENTS = DynamicPartitionsDefinition(name="clients")
