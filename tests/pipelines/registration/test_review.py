@@ -1,0 +1,73 @@
+"""Review import, the precision gate (linguists only), Wilson interval, reproducible review samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.conventions.model import Convention
+from pipelines.errors import InputError
+from pipelines.registration.review import precision_gate, read_review, review_sample, wilson_interval
+
+FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
+PARAMS = {"min_judgements": 1, "counted_roles": ["linguist"], "correct_verdicts": ["correct"],
+          "incorrect_verdicts": ["incorrect"]}
+SET_IDS = {f"c{i}" for i in range(1, 8)}
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson_interval(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(5, 5)[1] == 1.0
+
+
+def test_only_linguist_judgements_of_set_rules_count() -> None:
+    result = precision_gate(read_review(FIX / "review_mixed.csv"), SET_IDS, 0.85, PARAMS)
+    assert (result.correct, result.judged) == (2, 3)
+    assert result.ignored == {"not_a_linguist": 3, "unknown_convention_id": 1, "no_verdict": 1}
+    assert result.status == "fail" and result.value == pytest.approx(2 / 3)
+    assert result.interval == pytest.approx(wilson_interval(2, 3))
+
+
+def test_engineer_only_review_never_passes(tmp_path: Path) -> None:
+    path = tmp_path / "r.parquet"
+    pl.DataFrame({"convention_id": ["c1", "c2"], "verdict": ["correct", "correct"],
+                  "reviewer": ["Bob", "Bob"], "reviewer_role": ["engineer", "engineer"]}).write_parquet(path)
+    result = precision_gate(read_review(path), SET_IDS, 0.85, PARAMS)
+    assert result.status == "pending" and result.reason == "no counted linguist judgement"
+
+
+def test_review_without_role_column_counts_nobody(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("convention_id,verdict,comment\nc1,correct,\n", encoding="utf-8")
+    assert precision_gate(read_review(path), SET_IDS, 0.85, PARAMS).status == "pending"
+
+
+def test_pass_pending_and_minimum() -> None:
+    frame = pl.DataFrame({"convention_id": ["c1", "c2", "c3"], "verdict": ["correct"] * 3,
+                          "comment": [None] * 3, "reviewer": ["A"] * 3, "reviewer_role": ["linguist"] * 3})
+    assert precision_gate(frame, SET_IDS, 0.85, PARAMS).status == "pass"
+    assert precision_gate(frame, SET_IDS, 0.85, {**PARAMS, "min_judgements": 30}).status == "pending"
+    assert precision_gate(None, SET_IDS, 0.85, PARAMS).reason == "no linguist review file yet"
+
+
+def test_review_file_errors_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("id,verdict\n1,correct\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"r.csv:1: review file lacks columns \['convention_id'\]"):
+        read_review(path)
+    with pytest.raises(InputError, match="must be .csv, .tsv or .parquet"):
+        read_review(tmp_path / "r.xlsx")
+
+
+def test_review_sample_is_reproducible_per_set_version() -> None:
+    rules = [Convention(dimension=f"term:t{i}", rule="term", src=f"t{i}", expected_terms=[f"u{i}"]) for i in range(200)]
+    first = review_sample(rules, 50, "abc123")
+    assert first.height == 50 and first["convention_id"].n_unique() == 50
+    assert first.equals(review_sample(list(reversed(rules)), 50, "abc123"))
+    assert not first.equals(review_sample(rules, 50, "other"))
+    assert review_sample(rules[:3], 50, "abc123").height == 3
+    assert set(first.columns) >= {"convention_id", "verdict", "comment", "reviewer", "reviewer_role"}
