@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     from assets.definitions import defs
     from assets.jobs import CLIENT_JOB_NAME
-    from assets.partitions import CLIENTS
+    from assets.partitions import CLIENTS_PARTITIONS_NAME
     from assets.progress import progress_logger
 
     settings = HousestyleSettings()
@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         known = ", ".join(client_dirs(settings.inbox)) or "none"
         raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
     with DagsterInstance.get() as instance:
-        if not instance.has_dynamic_partition(CLIENTS.name, client):
-            instance.add_dynamic_partitions(CLIENTS.name, [client])
+        if not instance.has_dynamic_partition(CLIENTS_PARTITIONS_NAME, client):
+            instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, [client])
         job = defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger})
         print(f"housestyle run: client {client!r}, DAGSTER_HOME={instance.root_directory}", file=sys.stderr, flush=True)
         result = job.execute_in_process(run_config={"loggers": {"progress": {}}}, partition_key=client,

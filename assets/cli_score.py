@@ -35,7 +35,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import polars as pl
-
     from pipelines.scoring.runs import run_scoring
 
     systems: dict[str, Path] = {}

@@ -10,7 +10,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from dagster import AssetsDefinition, Definitions, load_asset_checks_from_modules, load_assets_from_modules
+from dagster import (
+    AssetsDefinition,
+    Definitions,
+    load_asset_checks_from_modules,
+    load_assets_from_modules,
+)
 
 from assets.jobs import client_job
 from assets.resources import HousestyleSettings

@@ -21,12 +21,12 @@ from dagster import (
     MetadataValue,
     multi_asset,
 )
+from pipelines.ingest import domain_from_path, ingest_files
 
 from assets.inbox import tm_files
 from assets.metadata import md_counts, md_frame, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.ingest import domain_from_path, ingest_files
 
 INVARIANT_CHECK = "read_equals_kept_plus_rejected"
 PREVIEW_COLUMNS = ["unit_id", "src_lang", "tgt_lang", "source", "target", "domain", "source_file"]

@@ -4,4 +4,5 @@ from __future__ import annotations
 
 from dagster import DynamicPartitionsDefinition
 
-CLIENTS = DynamicPartitionsDefinition(name="clients")
+CLIENTS_PARTITIONS_NAME = "clients"
+CLIENTS = DynamicPartitionsDefinition(name=CLIENTS_PARTITIONS_NAME)

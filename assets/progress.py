@@ -59,8 +59,10 @@ class ProgressHandler(logging.Handler):
         return None
 
 
-@logger(description="Short progress lines on stderr (used by `housestyle run`).")
+@logger(config_schema=None, description="Short progress lines on stderr (used by `housestyle run`).")
 def progress_logger(init_context: InitLoggerContext) -> logging.Logger:
-    log = logging.Logger("housestyle.progress", level=logging.DEBUG)
-    log.addHandler(ProgressHandler(sys.stderr))
+    log = logging.getLogger("housestyle.progress")
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    log.handlers = [ProgressHandler(sys.stderr)]  # replace, so a second run in one process prints once
     return log

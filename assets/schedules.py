@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from dagster import RunRequest, ScheduleEvaluationContext, SkipReason, schedule
 
 from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS
+from assets.partitions import CLIENTS_PARTITIONS_NAME
 
 
 def daily_requests(context: ScheduleEvaluationContext) -> Iterator[RunRequest | SkipReason]:
     """One RunRequest per client partition, keyed by client and tick date (a retried tick does not double-run)."""
-    clients = sorted(context.instance.get_dynamic_partitions(CLIENTS.name))
+    clients = sorted(context.instance.get_dynamic_partitions(CLIENTS_PARTITIONS_NAME))
     if not clients:
         yield SkipReason("no client partitions yet (the inbox sensor adds them)")
         return

@@ -15,15 +15,15 @@ from typing import Any
 
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from pipelines.conventions.io import load_conventions
+from pipelines.scoring.runs import run_scoring
+from pipelines.segments import load_segments
 
 from assets.convention_sets import publish_set, sha256_file
 from assets.inbox import input_files, system_files
 from assets.metadata import md_counts, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.conventions.io import load_conventions
-from pipelines.scoring.runs import run_scoring
-from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -57,7 +57,7 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings)
 
 def system_name(path: Path) -> str:
     """fairseq.jsonl → fairseq; ref.tsv.gz → ref (the name scores and reports use)."""
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
+    name = path.name.removesuffix(".gz")
     return Path(name).stem
 
 

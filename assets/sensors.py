@@ -8,18 +8,25 @@ requests nothing and a touched file re-runs only its client.
 
 import json
 
-from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, SensorResult, SkipReason, sensor
+from dagster import (
+    DefaultSensorStatus,
+    RunRequest,
+    SensorEvaluationContext,
+    SensorResult,
+    SkipReason,
+    sensor,
+)
 
 from assets.inbox import clients_with_tm, fingerprint, tm_files
 from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS
+from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
 
 
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     """One tick: compare each client's tm/ fingerprint with the cursor."""
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
-    known = set(context.instance.get_dynamic_partitions(CLIENTS.name))
+    known = set(context.instance.get_dynamic_partitions(CLIENTS_PARTITIONS_NAME))
     current: dict[str, str] = {}
     new_clients: list[str] = []
     requests: list[RunRequest] = []
