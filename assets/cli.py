@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_score",
     "assets.cli_audit",
     "assets.cli_ui",
+    "assets.cli_metaeval",
 ]
 
 

@@ -17,7 +17,7 @@ from assets.cli_table import text_table
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "meta-eval", help="meta-evaluate BLEU/chrF against expert MQM scores",
-        description="System- and segment-level agreement of BLEU and chrF with MQM human scores, with 95%% "
+        description="System- and segment-level agreement of BLEU and chrF with MQM human scores, with 95% "
                     "paired-bootstrap intervals, per language pair and pooled.")
     parser.add_argument("--mqm", action="extend", nargs="+", required=True, type=Path, metavar="FILE",
                         help="WMT MQM TSV, one per language pair (repeatable)")

@@ -25,6 +25,7 @@ from assets.sensors import inbox_sensor
 ASSET_MODULES: list[str] = [
     "assets.ingest",
     "assets.scoring",
+    "assets.metaeval",
 ]
 
 
