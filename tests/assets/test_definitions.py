@@ -1,0 +1,28 @@
+"""The Definitions object loads, and the per-client job covers the whole client-partitioned graph."""
+
+from __future__ import annotations
+
+from dagster import AssetCheckKey, AssetKey, Definitions
+
+from assets.definitions import ASSET_MODULES, build_definitions
+from assets.ingest import INVARIANT_CHECK
+from assets.jobs import CLIENT_JOB_NAME
+from assets.partitions import CLIENTS
+
+
+def test_definitions_load_and_wire_the_graph() -> None:
+    defs = build_definitions()
+    Definitions.validate_loadable(defs)
+    graph = defs.resolve_asset_graph()
+    keys = {key.to_user_string() for key in graph.get_all_asset_keys()}
+    assert {"tm_units", "tm_rejects", "convention_set", "system_outputs", "scoring_run"} <= keys
+    assert AssetKey("tm_units") in graph.get(AssetKey("scoring_run")).parent_keys
+    check = AssetCheckKey(AssetKey("tm_units"), INVARIANT_CHECK)
+    assert graph.get_checks_def(check) is not None
+    assert all(graph.get(AssetKey(k)).partitions_def == CLIENTS for k in ("tm_units", "tm_rejects", "scoring_run"))
+
+    job = defs.resolve_job_def(CLIENT_JOB_NAME)
+    assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} >= {"tm_units", "scoring_run"}
+    assert defs.resolve_sensor_def("inbox_sensor").job_name == CLIENT_JOB_NAME
+    assert defs.resolve_schedule_def("daily_refresh").job_name == CLIENT_JOB_NAME
+    assert ASSET_MODULES[:2] == ["assets.ingest", "assets.scoring"]
