@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.conventions.io import load_conventions, resolve_conventions_path
 from pipelines.conventions.model import Convention
 from pipelines.errors import InputError
 from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
@@ -44,14 +44,8 @@ class ConventionSet:
 
 def load_set(path: Path) -> ConventionSet:
     """A set folder (conventions.jsonl/.parquet + manifest.json) or a bare conventions file."""
-    path = Path(path)
-    if path.is_dir():
-        file = next((path / n for n in ("conventions.jsonl", "conventions.parquet") if (path / n).is_file()), None)
-        if file is None:
-            raise InputError("no conventions.jsonl or conventions.parquet in the set folder", path=str(path))
-        directory = path
-    else:
-        file, directory = path, path.parent
+    file = resolve_conventions_path(Path(path))
+    directory = file.parent
     manifest_path = directory / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
     version = str(manifest["set_version"]) if manifest and "set_version" in manifest else f"file:{sha256_file(file)[:16]}"
@@ -165,31 +159,33 @@ def _measure(ctx: _Context, item: Gate | Informative) -> tuple[float, dict[str, 
 
 
 def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], tm_units: pl.DataFrame | Path,
-             review: Path | None = None, *, root: Path | None = None) -> Evaluation:
-    """All gates of the registration on one convention set (nothing is written; see Evaluation.write)."""
+             review: Path | None = None, *, root: Path | None = None, splits_file: Path | None = None) -> Evaluation:
+    """All gates of the registration on one convention set (nothing is written; see Evaluation.write).
+
+    ``root``/``splits_file`` locate the client's splits file as in ``load_registration``.
+    """
     reg_dir = Path(registration_dir)
     reg_dir = reg_dir.parent if reg_dir.is_file() else reg_dir
-    reg = load_registration(reg_dir, root=root)
+    reg = load_registration(reg_dir, root=root, splits_file=splits_file)
     root = Path(root) if root is not None else reg_dir.resolve().parents[2]
+    splits_path = Path(splits_file) if splits_file is not None else root / reg.splits.path
     cset = load_set(conventions) if isinstance(conventions, (str, Path)) else \
         ConventionSet(list(conventions), None, "in-memory:" + hashlib.sha256(
             "".join(sorted(c.convention_id for c in conventions)).encode()).hexdigest()[:16])
     units = _units_frame(tm_units)
-    ctx = _Context(reg, reg_dir, read_splits(root / reg.splits.path), units, cset.conventions)
+    ctx = _Context(reg, reg_dir, read_splits(splits_path), units, cset.conventions)
     review_frame = read_review(review) if review is not None else None
     gates: list[GateResult] = []
     for gate in reg.gates:
-        base = dict(name=gate.name, metric=gate.metric, split=gate.split, gold=gate.gold, threshold=gate.threshold,
-                    on_fail=gate.on_fail, role=gate.role)
         if gate.metric == "precision_under_review":
             prec = precision_gate(review_frame, {c.convention_id for c in cset.conventions}, gate.threshold, gate.params)
-            gates.append(GateResult(**base, value=prec.value, status=prec.status, reason=prec.reason, detail=prec.detail()))
+            gates.append(_result(gate, prec.value, prec.status, prec.reason, prec.detail()))
             continue
         value, detail = _measure(ctx, gate)
         status, reason = ("pass" if value >= gate.threshold else "fail"), ""
         if gate.role == "heldout" and (why := _contamination(ctx, cset, str(gate.split))):
             status, reason = "fail", f"invalid: {why}"
-        gates.append(GateResult(**base, value=value, status=status, reason=reason, detail=detail))
+        gates.append(_result(gate, value, status, reason, detail))
     informative = []
     for info in reg.informative:
         value, detail = _measure(ctx, info)
@@ -209,6 +205,11 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
         tm_units={"rows": units.height, "sha256": units_hash},
         gates=gates, informative=informative, verdict=verdict, claim_level=claim, downgrades=downgrades, label=label,
         signature=signature, evaluated_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def _result(gate: Gate, value: float | None, status: str, reason: str, detail: dict[str, Any]) -> GateResult:
+    return GateResult(name=gate.name, metric=gate.metric, split=gate.split, gold=gate.gold, threshold=gate.threshold,
+                      value=value, status=status, on_fail=gate.on_fail, role=gate.role, reason=reason, detail=detail)
 
 
 def _code_version() -> str:

@@ -74,7 +74,8 @@ def _validate(reg: Registration, root: Path, reg_dir: Path) -> None:
                 raise RegistrationError(f"gold {gold.name}: no attestation evidence frozen for {missing}")
     if len(reg.claim_levels) < 1:
         raise RegistrationError("claim_levels must list at least the full claim")
-    for gate in [*reg.gates, *reg.informative]:
+    measured: list[Gate | Informative] = [*reg.gates, *reg.informative]
+    for gate in measured:
         if gate.metric not in METRICS:
             raise RegistrationError(f"{gate.name}: unknown metric {gate.metric!r} (known: {sorted(METRICS)})")
         kinds = METRICS[gate.metric][1]
@@ -152,11 +153,12 @@ def _field_changes(stored: dict[str, str], payload: dict[str, Any]) -> list[str]
     return changes
 
 
-def load_registration(reg_dir: Path, *, root: Path | None = None) -> Registration:
+def load_registration(reg_dir: Path, *, root: Path | None = None, splits_file: Path | None = None) -> Registration:
     """Read and verify a frozen registration; raise naming every change since freezing.
 
     ``root`` (where ``splits.path`` is relative to) defaults to the repository holding
-    ``registrations/<client>/<version>/``.
+    ``registrations/<client>/<version>/``; ``splits_file`` overrides where the splits file is read
+    (a relocated inbox): it must still hash to the frozen value.
     """
     reg_dir = Path(reg_dir)
     if reg_dir.is_file():
@@ -177,7 +179,8 @@ def load_registration(reg_dir: Path, *, root: Path | None = None) -> Registratio
         changes.append(f"registration_hash: frozen {reg.registration_hash}, recomputed {actual_hash}")
     for gold in reg.gold:
         changes += _file_change(f"gold file {gold.path} ({gold.name})", reg_dir / gold.path, gold.sha256)
-    changes += _file_change(f"splits file {reg.splits.path}", root / reg.splits.path, reg.splits.sha256)
+    splits_path = Path(splits_file) if splits_file is not None else root / reg.splits.path
+    changes += _file_change(f"splits file {reg.splits.path}", splits_path, reg.splits.sha256)
     if changes:
         detail = "\n".join(f"  - {c}" for c in changes)
         error = FrozenRegistrationChangedError(
@@ -197,6 +200,13 @@ def _file_change(label: str, path: Path, expected: str) -> list[str]:
         return [f"{label}: expected sha256 {expected}, file missing ({path})"]
     actual = sha256_file(path)
     return [] if actual == expected else [f"{label}: expected sha256 {expected}, actual {actual}"]
+
+
+def latest_registration_dir(registrations_root: Path, client: str) -> Path | None:
+    """registrations/<client>/v<highest>/, or None when the client has no registration."""
+    client_dir = Path(registrations_root) / client
+    numbers = [int(m.group(1)) for p in client_dir.glob("v*") if (m := _VERSION_RE.match(p.name)) and p.is_dir()]
+    return client_dir / f"v{max(numbers)}" if numbers else None
 
 
 def registration_summary(reg: Registration) -> dict[str, Any]:

@@ -96,3 +96,14 @@ def decide(gates: list[GateResult], claim_levels: list[str]) -> tuple[str, str, 
     rung = max((claim_levels.index(d) for d in downgrades if d in claim_levels), default=0)
     precision_passed = any(g.metric == "precision_under_review" and g.status == "pass" for g in gates)
     return verdict, claim_levels[rung], downgrades, "validated" if precision_passed else "indicative"
+
+
+def verdict_line(set_dir: Path) -> str | None:
+    """One line for `housestyle run` from a set's evaluation.json (None when not evaluated yet)."""
+    path = Path(set_dir) / EVALUATION_FILE
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    reg = data.get("registration", {})
+    return (f"verdict {data.get('verdict')} · claim: {data.get('claim_level')} · label: {data.get('label')} "
+            f"(registration {reg.get('version')} {str(reg.get('registration_hash', ''))[:12]})")
