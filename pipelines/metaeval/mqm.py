@@ -125,7 +125,7 @@ class MqmData:
         """system, mqm (mean error points over rated segments), n_segments, rank (1 = best)."""
         table = (
             self.segments.group_by("system")
-            .agg(pl.col("mqm").mean().alias("mqm"), pl.len().alias("n_segments"))
+            .agg(pl.col("mqm").mean().alias("mqm"), pl.len().cast(pl.Int64).alias("n_segments"))
             .sort(["mqm", "system"])
         )
         return table.with_columns(pl.int_range(1, table.height + 1).alias("rank"))
