@@ -1,0 +1,216 @@
+"""Inline codes -> stable placeholder tokens (``⟨g1⟩…⟨/g1⟩``, ``⟨x2/⟩``), plus the original markup.
+
+Hand-written because no library does this mapping: translate-toolkit's placeables drop the code
+identity we need to compare source and target token multisets. Rules (see base.INLINE_TOKEN_RE):
+- every inline element yields tokens: a *paired* element (g, pc, hi, mrk, sub) an open and a close
+  token around its text; a *begin* code (bpt, sc, sm) the open token and its *end* code (ept, ec, em)
+  the matching close token; any other code (ph, x, it, ut, bx, ex, cp) one standalone token;
+- a code's number is its ordinal in the source segment; a target reuses the source's number for the
+  same code identity (kind family + id attribute + occurrence), unknown target codes get new numbers;
+- the native code text inside bpt/ph/... is markup, not text: it only survives in ``*_markup``.
+  A ``<sub>`` inside a code is translatable text, so it is emitted right after the code's token.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pipelines.readers import safexml
+from pipelines.readers.base import INLINE_TOKEN_RE
+from pipelines.readers.safexml import XML_NS, local_name
+
+Key = tuple[str, str | None, int]
+
+
+class InlineError(ValueError):
+    """Inline markup we cannot turn into tokens without losing information."""
+
+
+@dataclass(frozen=True)
+class InlineSpec:
+    """Per-format vocabulary: role of each inline element and the attributes that identify codes."""
+
+    roles: dict[str, str]  # name -> paired | begin | end | standalone
+    id_attrs: dict[str, tuple[str, ...]]  # name -> attributes tried, in order, for cross-language identity
+    begin_pair: dict[str, str] = field(default_factory=dict)  # begin name -> attribute pairing it to its end
+    end_pair: dict[str, tuple[str, str]] = field(default_factory=dict)  # end name -> (begin name, attribute)
+
+
+class Numbering:
+    """Code numbers shared by one source segment and its targets (one copy per target)."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[Key, int] = {}
+        self._next = 1
+        self._is_target = False
+
+    def for_target(self) -> Numbering:
+        copy = Numbering()
+        copy._numbers = dict(self._numbers)
+        copy._next = self._next
+        copy._is_target = True
+        return copy
+
+    def number(self, key: Key) -> int:
+        if self._is_target:
+            found = self._numbers.get(key)
+            if found is not None:
+                return found
+        n = self._next
+        self._next += 1
+        self._numbers[key] = n
+        return n
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _check_text(text: str) -> None:
+    if "⟨" in text and INLINE_TOKEN_RE.search(text):
+        raise InlineError(f"text already contains a placeholder token: {INLINE_TOKEN_RE.search(text)!r}")
+
+
+def _qname(name: str, element: safexml.Element) -> str:
+    if not name.startswith("{"):
+        return name
+    ns, local = name[1:].split("}", 1)
+    if ns == XML_NS:
+        return f"xml:{local}"
+    for prefix, uri in (element.nsmap or {}).items():
+        if uri == ns and prefix:
+            return f"{prefix}:{local}"
+    return local
+
+
+def _serialise(element: safexml.Element, out: list[str]) -> None:
+    """Serialise without repeating namespace declarations on every inline element (readability)."""
+    name = _qname(element.tag, element) if element.prefix else local_name(element.tag)
+    attrs = "".join(
+        f' {_qname(k, element)}="{_escape(v).replace(chr(34), "&quot;")}"' for k, v in element.attrib.items()
+    )
+    if element.text is None and len(element) == 0:
+        out.append(f"<{name}{attrs}/>")
+    else:
+        out.append(f"<{name}{attrs}>")
+        if element.text:
+            out.append(_escape(element.text))
+        for child in element:
+            _serialise(child, out)
+        out.append(f"</{name}>")
+    if element.tail:
+        out.append(_escape(element.tail))
+
+
+def inner_markup(element: safexml.Element) -> str:
+    """The element's content as XML text (its own tag excluded)."""
+    out = [_escape(element.text)] if element.text else []
+    for child in element:
+        _serialise(child, out)
+    return "".join(out)
+
+
+class _Walk:
+    def __init__(self, spec: InlineSpec, numbering: Numbering) -> None:
+        self.spec = spec
+        self.numbering = numbering
+        self.seen: Counter[tuple[str, str | None]] = Counter()
+        self.open: dict[tuple[str, str | None], list[int]] = {}
+        self.parts: list[str] = []
+
+    def _number(self, family: str, element: safexml.Element) -> int:
+        ident = None
+        for attr in self.spec.id_attrs.get(family, ()):
+            ident = element.get(attr)
+            if ident is not None:
+                break
+        occurrence = self.seen[(family, ident)]
+        self.seen[(family, ident)] += 1
+        return self.numbering.number((family, ident, occurrence))
+
+    def content(self, element: safexml.Element) -> None:
+        if element.text:
+            _check_text(element.text)
+            self.parts.append(element.text)
+        for child in element:
+            self.code(child)
+            if child.tail:
+                _check_text(child.tail)
+                self.parts.append(child.tail)
+
+    def subs(self, code: safexml.Element) -> None:
+        for child in code:
+            if local_name(child.tag) == "sub":
+                self.code(child)
+
+    def code(self, element: safexml.Element) -> None:
+        name = local_name(element.tag)
+        role = self.spec.roles.get(name)
+        if role is None:
+            raise InlineError(f"unknown inline element <{name}> on line {element.sourceline}")
+        if role == "paired":
+            n = self._number(name, element)
+            self.parts.append(f"⟨{name}{n}⟩")
+            self.content(element)
+            self.parts.append(f"⟨/{name}{n}⟩")
+            return
+        if role == "begin":
+            n = self._number(name, element)
+            pair_attr = self.spec.begin_pair.get(name)
+            if pair_attr is not None:
+                self.open.setdefault((name, element.get(pair_attr)), []).append(n)
+            self.parts.append(f"⟨{name}{n}⟩")
+        elif role == "end":
+            begin, attr = self.spec.end_pair[name]
+            stack = self.open.get((begin, element.get(attr)))
+            if stack:
+                self.parts.append(f"⟨/{begin}{stack.pop()}⟩")
+            else:  # an end without its begin (isolated): a standalone code of its own
+                self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
+        else:
+            self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
+        self.subs(element)
+
+
+def render(element: safexml.Element | None, spec: InlineSpec, numbering: Numbering) -> tuple[str, str]:
+    """(plain text with tokens, original inline markup) of a segment element; raises InlineError."""
+    if element is None:
+        return "", ""
+    if len(element) == 0:  # fast path: no inline codes (most real TM segments)
+        text = element.text or ""
+        _check_text(text)
+        return text, _escape(text)
+    walk = _Walk(spec, numbering)
+    walk.content(element)
+    return "".join(walk.parts), inner_markup(element)
+
+
+def count_tokens(text: str) -> Counter[str]:
+    """Token multiset of a plain text (kind and number, open/close/standalone distinguished)."""
+    return Counter(INLINE_TOKEN_RE.findall(text))
+
+
+TMX_SPEC = InlineSpec(
+    roles={"bpt": "begin", "ept": "end", "ph": "standalone", "it": "standalone", "ut": "standalone",
+           "hi": "paired", "sub": "paired"},
+    id_attrs={"bpt": ("x", "i"), "ph": ("x",), "it": ("x",), "ut": ("x",), "hi": ("x",)},
+    begin_pair={"bpt": "i"},
+    end_pair={"ept": ("bpt", "i")},
+)
+
+XLIFF12_SPEC = InlineSpec(
+    roles={"g": "paired", "x": "standalone", "bx": "standalone", "ex": "standalone", "ph": "standalone",
+           "bpt": "begin", "ept": "end", "it": "standalone", "sub": "paired", "mrk": "paired"},
+    id_attrs={**{k: ("id",) for k in ("g", "x", "bx", "ex", "ph", "bpt", "it")}, "mrk": ("mid",)},
+    begin_pair={"bpt": "id"},
+    end_pair={"ept": ("bpt", "id")},
+)
+
+XLIFF2_SPEC = InlineSpec(
+    roles={"pc": "paired", "ph": "standalone", "sc": "begin", "ec": "end", "mrk": "paired", "sm": "begin",
+           "em": "end", "cp": "standalone"},
+    id_attrs={**{k: ("id",) for k in ("pc", "ph", "sc", "mrk", "sm")}, "cp": ("hex",), "ec": ("id",)},
+    begin_pair={"sc": "id", "sm": "id"},
+    end_pair={"ec": ("sc", "startRef"), "em": ("sm", "startRef")},
+)

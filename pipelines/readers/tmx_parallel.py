@@ -1,0 +1,157 @@
+"""Multi-core TMX parsing: split at ``</tu>`` byte boundaries, parse each chunk with lxml in a worker.
+
+Why: one lxml iterparse loop is CPU-bound at one core; a TM export of millions of units is the
+common case. Every byte is still parsed by lxml: the byte scan only *proposes* chunk boundaries.
+Each worker parses ``prologue + chunk + closing tags`` as a complete document (so the header, the
+namespace declarations and the DOCTYPE check are the same as for the whole file). A false boundary
+(``</tu>`` inside a comment or CDATA) makes that chunk ill-formed; the chunk is then re-parsed
+sequentially from its start to the end of the file, so no unit is lost or read twice, and a real
+syntax error is reported at its real line. The tail after the last boundary (closing tags, or a
+truncated unit) is always parsed that sequential way.
+"""
+
+from __future__ import annotations
+
+import mmap
+import multiprocessing
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, BinaryIO, Iterator
+
+from lxml import etree
+
+from pipelines.readers import safexml
+from pipelines.readers.base import Reject, TranslationUnit
+from pipelines.readers.tmx import iter_tmx
+
+PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
+CHUNK_BYTES = 2 << 20
+MAX_CHUNK_BYTES = 64 << 20  # no boundary found this far: parse the rest sequentially (bounded memory)
+_BOUNDARY = b"</tu>"
+
+ChunkResult = tuple[list[tuple[Any, ...]], int, str | None]
+
+
+class _Concat:
+    """A read()-able stream: the prologue bytes, then the file from an offset (for sequential fallback)."""
+
+    def __init__(self, prologue: bytes, handle: BinaryIO) -> None:
+        self._prologue = prologue
+        self._handle = handle
+
+    def read(self, size: int = -1) -> bytes:
+        if self._prologue:
+            head, self._prologue = (self._prologue, b"") if size < 0 else (self._prologue[:size], self._prologue[size:])
+            return head
+        return self._handle.read(size)
+
+
+def _prologue(mm: mmap.mmap, name: str) -> tuple[int, bytes] | None:
+    """(end offset of the <body> start tag, closing tags) when the file can be chunked, else None."""
+    if mm[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in mm[:4]:
+        return None  # UTF-16/32: a byte scan for ``</tu>`` does not apply
+    body = mm.find(b"<body")
+    end = mm.find(b">", body) if body >= 0 else -1
+    if end < 0 or mm[end - 1:end] == b"/":
+        return None
+    parser = safexml.pull_parser()
+    try:
+        parser.feed(mm[: end + 1])
+        names = [(el.prefix, safexml.local_name(el.tag)) for _ev, el in parser.read_events()]
+    except etree.XMLSyntaxError:
+        return None  # the sequential parse reports it with the right line
+    if len(names) < 2 or names[0][1] != "tmx" or names[-1][1] != "body":
+        return None
+    closing = "".join(f"</{p}:{n}>" if p else f"</{n}>" for p, n in (names[-1], names[0]))
+    return end + 1, closing.encode("ascii")
+
+
+def _encode(record: TranslationUnit | Reject) -> tuple[Any, ...]:
+    if isinstance(record, Reject):
+        return (int(record.location), record.reason, record.raw)
+    return (record.unit_id, record.src_lang, record.tgt_lang, record.source, record.target,
+            record.source_markup, record.target_markup, record.line, record.created_at, record.changed_at,
+            record.creator, record.note, record.context, record.props, record.flags, record.domain)
+
+
+def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: bytes, name: str) -> ChunkResult:
+    """Worker: parse one chunk; lines are relative to the chunk (the parent adds the chunk's offset)."""
+    import io
+
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    newlines = data.count(b"\n")
+    offset = -prologue.count(b"\n")
+    try:
+        records = [_encode(r) for r in iter_tmx(io.BytesIO(prologue + data + closing), name, offset)]
+    except Exception as exc:  # noqa: BLE001 - any failure means: re-parse this region sequentially
+        return [], newlines, f"{type(exc).__name__}: {exc}"
+    return records, newlines, None
+
+
+def _decode(records: list[tuple[Any, ...]], base: int) -> Iterator[TranslationUnit | Reject]:
+    for t in records:
+        if len(t) == 3:
+            yield Reject(str(t[0] + base), t[1], t[2])
+        else:
+            unit = TranslationUnit(*t)
+            unit.line = (unit.line or 0) + base
+            yield unit
+
+
+def _chunks(mm: mmap.mmap, start: int) -> Iterator[tuple[int, int]]:
+    size = len(mm)
+    pos = start
+    while pos + CHUNK_BYTES < size:
+        found = mm.find(_BOUNDARY, pos + CHUNK_BYTES, min(size, pos + MAX_CHUNK_BYTES))
+        if found < 0:
+            return
+        yield pos, found + len(_BOUNDARY)
+        pos = found + len(_BOUNDARY)
+
+
+def read_tmx_file(path: Path, name: str, workers: int = 2) -> Iterator[TranslationUnit | Reject]:
+    """Read a TMX file on disk, on ``workers`` processes when it is big enough to pay off."""
+    if workers < 2 or path.stat().st_size < PARALLEL_MIN_BYTES:
+        with open(path, "rb") as handle:
+            yield from iter_tmx(handle, name)
+        return
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        plan = _prologue(mm, name)
+        if plan is None:
+            yield from iter_tmx(handle, name)
+            return
+        body_end, closing = plan
+        prologue = mm[:body_end]
+        base = prologue.count(b"\n")
+        resume = body_end
+        pending: deque[tuple[int, Future[ChunkResult]]] = deque()
+        chunks = _chunks(mm, body_end)
+        executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            def submit() -> bool:
+                nxt = next(chunks, None)
+                if nxt is None:
+                    return False
+                pending.append((nxt[1], executor.submit(_parse_chunk, str(path), nxt[0], nxt[1], prologue, closing, name)))
+                return True
+
+            while len(pending) < 2 * workers and submit():
+                pass
+            while pending:
+                end, future = pending.popleft()
+                records, newlines, error = future.result()
+                if error is not None:
+                    break  # sequential from ``resume``: handles false boundaries and real errors alike
+                yield from _decode(records, base)
+                base += newlines
+                resume = end
+                submit()
+        finally:
+            for _end, future in pending:
+                future.cancel()
+            executor.shutdown(wait=True, cancel_futures=True)
+        handle.seek(resume)
+        yield from iter_tmx(_Concat(prologue, handle), name, base - prologue.count(b"\n"))  # type: ignore[arg-type]
