@@ -4,11 +4,11 @@ Unpartitioned (it is about metrics, not a client). By default it reads the WMT21
 the shared data folder; ``data_dir`` may be set in run config (or bound to
 ``dagster.EnvVar("HOUSESTYLE_DATA")``), else $HOUSESTYLE_DATA is read at run time, else
 ``../shared/data`` beside the repository. When the files are absent the asset says so in its
-metadata and materialises nothing, rather than failing the run.
+metadata and writes nothing, rather than failing the run.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: dagster must see the real MetaEvalConfig class in the
+# asset signature (a string annotation fails its config-type inference).
 import os
 from pathlib import Path
 
