@@ -9,7 +9,7 @@ params (all optional):
   shorter ones may be written either way (``2020`` stays a year, ``1234`` or ``1 234`` both pass).
 
 A source number is a run of ASCII digits (with source group separators every three digits and an
-optional source decimal part) not glued to a preceding letter/digit (``COVID19`` holds no number;
+optional source decimal part) not glued to a preceding letter/digit or colon (``COVID19`` holds no number, ``8:00`` holds only 8;
 ``COVID-19`` holds 19). In the output a required form must not touch other digits (``3`` is not
 found inside ``3,5`` or ``13``). A number written with the right digits but the wrong separators
 (``3.5`` for ``3,5``, ``1,234`` for ``1 234``) is reported as a wrong variant with its span.
@@ -45,7 +45,7 @@ class NumericParams:
 def _source_re(src_decimal: str, src_group: str) -> re.Pattern[str]:
     seps = re.escape(src_decimal + src_group)
     grouped = rf"[0-9]{{1,3}}(?:{re.escape(src_group)}[0-9]{{3}})+|" if src_group else ""
-    return re.compile(rf"(?<![\w{seps}])({grouped}[0-9]+)(?:{re.escape(src_decimal)}([0-9]+))?(?![0-9])")
+    return re.compile(rf"(?<![\w{seps}:])({grouped}[0-9]+)(?:{re.escape(src_decimal)}([0-9]+))?(?![0-9])")
 
 
 def prepare(conv: Convention) -> NumericParams:
