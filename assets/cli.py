@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_audit",
     "assets.cli_ui",
     "assets.cli_metaeval",
+    "assets.cli_registration",
 ]
 
 

@@ -26,6 +26,7 @@ ASSET_MODULES: list[str] = [
     "assets.ingest",
     "assets.scoring",
     "assets.metaeval",
+    "assets.evaluation",
 ]
 
 
