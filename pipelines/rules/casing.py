@@ -90,8 +90,7 @@ def _keep_occurrences(params: CasingParams, output: str, mode: str, out: Finding
 
 def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: Findings) -> None:
     masked = _MASK_RE.sub(lambda m: " " * len(m.group()), output)
-    words = [m for m in _WORD_RE.finditer(masked)]
-    for index, word in enumerate(words):
+    for index, word in enumerate(_WORD_RE.finditer(masked)):
         if any(s <= word.start() < e for s, e in kept):
             continue
         text, first = word.group(), word.group()[0]
@@ -101,10 +100,11 @@ def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: 
         if params.style == "sentence":
             if index == 0:
                 bad = not capital
+            elif not params.strict:
+                break  # only the first word matters
             else:
-                starts_sentence = bool(_SENTENCE_END_RE.search(masked[: word.start()]))
                 acronym = len(text) > 1 and text.isupper()
-                bad = params.strict and capital and not starts_sentence and not acronym
+                bad = capital and not acronym and not _SENTENCE_END_RE.search(masked[: word.start()])
         else:  # title
             minor = index > 0 and text.casefold() in params.minor_words
             bad = not capital and not minor
