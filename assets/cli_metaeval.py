@@ -44,7 +44,11 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from pipelines.metaeval.meta_eval import meta_evaluate
     from pipelines.metaeval.mqm import load_mqm
-    from pipelines.metaeval.report import mqm_markdown, results_markdown, signatures_markdown
+    from pipelines.metaeval.report import (
+        mqm_markdown,
+        results_markdown,
+        signatures_markdown,
+    )
 
     if args.bootstrap < 0:
         raise SystemExit("housestyle meta-eval: error: --bootstrap must be >= 0")

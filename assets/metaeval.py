@@ -12,7 +12,13 @@ metadata and writes nothing, rather than failing the run.
 import os
 from pathlib import Path
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from dagster import (
+    AssetExecutionContext,
+    Config,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
 
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
 from pipelines.metaeval.meta_eval import meta_evaluate
@@ -26,9 +32,10 @@ class MetaEvalConfig(Config):
     """Which MQM files (relative to data_dir unless absolute) and how to evaluate them."""
 
     data_dir: str | None = None
+    # pydantic copies field defaults per instance, so these list defaults are not shared state
     mqm_files: list[str] = TED_FILES
-    reference_systems: list[str] = ["ref"]
-    exclude_systems: list[str] = ["refB"]  # zh→en's second human translation: not an MT system
+    reference_systems: list[str] = ["ref"]  # noqa: RUF012
+    exclude_systems: list[str] = ["refB"]  # noqa: RUF012  (zh→en's second human translation)
     n_bootstrap: int = 1000
     seed: int = 0
 

@@ -29,7 +29,13 @@ from numpy.typing import NDArray
 
 from pipelines.errors import InputError
 from pipelines.metaeval import stats
-from pipelines.metaeval.metrics import METRIC_NAMES, CorpusStats, ReferenceScorer, ReferenceSet, signature
+from pipelines.metaeval.metrics import (
+    METRIC_NAMES,
+    CorpusStats,
+    ReferenceScorer,
+    ReferenceSet,
+    signature,
+)
 from pipelines.metaeval.mqm import MqmData, load_mqm
 
 SegmentMetric = pl.DataFrame  # columns: system, seg_id, score; optional weight (default 1), lp
@@ -214,7 +220,7 @@ def evaluate_views(lps: Sequence[LanguagePair], views: Mapping[str, Sequence[Met
                                                           "kendall": fig["kendall"]}, *size))
             rows.append(_row(lp.data.lp, view, "segment", {"pearson": fig["seg_pearson"],
                                                            "kendall": fig["seg_kendall"]}, *size))
-    for (_, _), members in pooled.items():
+    for members in pooled.values():
         figs = [m[2] for m in members]
         view = members[0][1]
         pooled_view = MetricView(view.metric, view.references, " || ".join(m[1].signature for m in members),
@@ -234,7 +240,7 @@ def evaluate_views(lps: Sequence[LanguagePair], views: Mapping[str, Sequence[Met
 
 def references_from_systems(data: MqmData, reference_systems: Sequence[str]) -> ReferenceSet:
     """The named systems' outputs as one approved multi-reference set named ``ref+refB``."""
-    per_seg: dict[int | str, list[str]] = {}
+    per_seg: dict[int, list[str]] = {}
     for system in reference_systems:
         for seg, text in data.outputs(system).items():
             per_seg.setdefault(seg, []).append(text)

@@ -48,10 +48,12 @@ class ReferenceSet:
     segments: Mapping[SegId, Sequence[Reference]] = field(default_factory=dict)
 
     @classmethod
-    def from_texts(cls, name: str, texts: Mapping[SegId, Sequence[str] | str], origin: str = "approved") -> ReferenceSet:
+    def from_texts(cls, name: str, texts: Mapping[int, Sequence[str] | str] | Mapping[str, Sequence[str] | str],
+                   origin: str = "approved") -> ReferenceSet:
         if origin not in ORIGINS:
             raise ValueError(f"reference origin must be one of {ORIGINS}, not {origin!r}")
-        segs = {k: [Reference(t, origin) for t in ([v] if isinstance(v, str) else v)] for k, v in texts.items()}
+        segs: dict[SegId, list[Reference]] = {
+            k: [Reference(t, origin) for t in ([v] if isinstance(v, str) else v)] for k, v in texts.items()}
         return cls(name, segs)
 
     @classmethod
@@ -118,7 +120,7 @@ class CorpusStats:
 
     def score(self, counts: NDArray[np.int64] | None = None) -> float:
         summed = self.stats.sum(axis=0) if counts is None else counts @ self.stats
-        return float(self.metric._compute_score_from_stats([int(round(v)) for v in summed]).score)
+        return float(self.metric._compute_score_from_stats(np.rint(summed).astype(np.int64).tolist()).score)
 
     def scores(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
         """Corpus score for each row of a (n_draws, n_segments) counts matrix."""

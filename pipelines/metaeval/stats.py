@@ -34,7 +34,7 @@ def pairwise_agreement(human: ArrayLike, metric: ArrayLike) -> tuple[int, int]:
     h, m = h[keep], m[keep]
     i, j = np.triu_indices(len(h), k=1)
     agree = np.sign(h[i] - h[j]) == np.sign(m[i] - m[j])
-    return int(agree.sum()), int(len(i))
+    return int(agree.sum()), len(i)
 
 
 def pairwise_accuracy(human: ArrayLike, metric: ArrayLike) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -10,7 +11,11 @@ import pytest
 import scipy.stats
 
 from pipelines.errors import InputError
-from pipelines.metaeval.meta_eval import COLUMN_ORDER, evaluate_metric_table, meta_evaluate
+from pipelines.metaeval.meta_eval import (
+    COLUMN_ORDER,
+    evaluate_metric_table,
+    meta_evaluate,
+)
 from pipelines.metaeval.metrics import ReferenceSet, corpus_score, segment_scores
 from pipelines.metaeval.mqm import load_mqm
 
@@ -18,7 +23,7 @@ SPEC_COLUMNS = ["lp", "metric", "references", "level", "pairwise_accuracy", "pea
                 *[f"{f}_{e}" for f in ("pairwise_accuracy", "pearson", "kendall") for e in ("low", "high")]]
 
 
-def _row(df: pl.DataFrame, **where: str) -> dict[str, object]:
+def _row(df: pl.DataFrame, **where: str) -> dict[str, Any]:
     rows = df.filter(pl.all_horizontal([pl.col(k) == v for k, v in where.items()])).to_dicts()
     assert len(rows) == 1, (where, rows)
     return rows[0]
@@ -56,9 +61,9 @@ def test_pooled_accuracy_is_over_the_union_of_pairs(toy_ende: Path, toy_zhen: Pa
     pooled = _row(df, lp="pooled", level="system")
     pairs_de, pairs_zh = 3, 6  # zh-en ranks refB too here: 4 systems
     assert zh["n_systems"] == 4 and pooled["n_systems"] == 7
-    expected = (de["pairwise_accuracy"] * pairs_de + zh["pairwise_accuracy"] * pairs_zh) / (pairs_de + pairs_zh)  # type: ignore[operator]
+    expected = (de["pairwise_accuracy"] * pairs_de + zh["pairwise_accuracy"] * pairs_zh) / (pairs_de + pairs_zh)
     assert pooled["pairwise_accuracy"] == pytest.approx(expected)
-    assert pooled["pearson"] == pytest.approx((de["pearson"] + zh["pearson"]) / 2)  # type: ignore[operator]
+    assert pooled["pearson"] == pytest.approx((de["pearson"] + zh["pearson"]) / 2)
     assert pooled["pairwise_accuracy_low"] is None  # no bootstrap, no interval
 
 
@@ -130,6 +135,6 @@ def test_ted_ende_matches_issue_figures(ted: dict[str, Path]) -> None:
     df = meta_evaluate([ted["en-de"]], ["ref"], n_bootstrap=0)
     bleu, chrf = (_row(df, lp="en-de", metric=m, level="system") for m in ("BLEU", "chrF"))
     assert bleu["n_systems"] == chrf["n_systems"] == 13
-    assert round(bleu["pairwise_accuracy"], 3) == 0.692 and round(chrf["pairwise_accuracy"], 3) == 0.679  # type: ignore[arg-type]
-    assert round(bleu["pearson"], 2) == 0.62 and round(chrf["pearson"], 2) == 0.56  # type: ignore[arg-type]
+    assert round(bleu["pairwise_accuracy"], 3) == 0.692 and round(chrf["pairwise_accuracy"], 3) == 0.679
+    assert round(bleu["pearson"], 2) == 0.62 and round(chrf["pearson"], 2) == 0.56
     assert "tok:13a" in str(bleu["signature"])
