@@ -57,7 +57,11 @@ def register(subparsers: Any) -> None:
 
 
 def run_register(args: argparse.Namespace) -> int:
-    from pipelines.registration.freeze import freeze_registration, load_registration, read_spec
+    from pipelines.registration.freeze import (
+        freeze_registration,
+        load_registration,
+        read_spec,
+    )
 
     spec_path = args.spec or args.root / "registrations" / "specs" / f"{args.client}.json"
     if not spec_path.is_file():
@@ -73,9 +77,8 @@ def run_register(args: argparse.Namespace) -> int:
 
 def _ingest_client(root: Path, inbox: Path, client: str, out_dir: Path) -> Path:
     """tm_units of inbox/<client>/tm/ (domain = first sub-folder), ingested into ``out_dir``."""
-    from pipelines.ingest import domain_from_path, ingest_files
-
     from assets.inbox import tm_files
+    from pipelines.ingest import domain_from_path, ingest_files
 
     files = tm_files(inbox, client)
     if not files:

@@ -16,16 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from dagster import (
-    AssetCheckExecutionContext, AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetExecutionContext,
-    MaterializeResult, MetadataValue, asset, multi_asset_check,
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+    multi_asset_check,
 )
-from pipelines.registration.evaluate import evaluate
-from pipelines.registration.freeze import latest_registration_dir, load_registration
-from pipelines.registration.verdict import EVALUATION_FILE
 
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.registration.evaluate import evaluate
+from pipelines.registration.freeze import latest_registration_dir, load_registration
+from pipelines.registration.verdict import EVALUATION_FILE
 
 READS_GOLD = {"housestyle/reads_gold": "true"}
 GATE_ROLES = ("dev", "heldout", "review")

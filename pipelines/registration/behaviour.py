@@ -7,8 +7,9 @@ mined set, run through the real checker, passes every good probe output and fail
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from pipelines.conventions.model import Convention
 from pipelines.registration.gold import GoldConvention, primary_lang

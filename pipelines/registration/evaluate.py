@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import polars as pl
 
@@ -21,7 +22,12 @@ from pipelines.conventions.model import Convention
 from pipelines.errors import InputError
 from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
 from pipelines.registration.freeze import load_registration, sha256_file
-from pipelines.registration.gold import GoldConvention, GoldPair, load_gold_conventions, load_term_pairs
+from pipelines.registration.gold import (
+    GoldConvention,
+    GoldPair,
+    load_gold_conventions,
+    load_term_pairs,
+)
 from pipelines.registration.model import Gate, Informative, Registration
 from pipelines.registration.review import precision_gate, read_review
 from pipelines.registration.splits import Splits, read_splits, split_units
@@ -68,7 +74,7 @@ def _rows(frame: pl.DataFrame) -> Units:
 def tm_hash(frame: pl.DataFrame) -> str:
     digest = hashlib.sha256()
     for uid, src, tgt in sorted(_rows(frame.filter(pl.col("target").is_not_null())), key=lambda r: (r[0], r[1], r[2])):
-        digest.update(f"{uid}\x1f{src}\x1f{tgt}\x1e".encode("utf-8"))
+        digest.update(f"{uid}\x1f{src}\x1f{tgt}\x1e".encode())
     return digest.hexdigest()
 
 
@@ -204,7 +210,7 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
                      "set_version": cset.set_version, "count": len(cset.conventions), "split": cset.split},
         tm_units={"rows": units.height, "sha256": units_hash},
         gates=gates, informative=informative, verdict=verdict, claim_level=claim, downgrades=downgrades, label=label,
-        signature=signature, evaluated_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        signature=signature, evaluated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def _result(gate: Gate, value: float | None, status: str, reason: str, detail: dict[str, Any]) -> GateResult:

@@ -12,14 +12,29 @@ import json
 import re
 import shutil
 from dataclasses import asdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipelines.errors import FrozenRegistrationChangedError, InputError, RegistrationError
+from pipelines.errors import (
+    FrozenRegistrationChangedError,
+    InputError,
+    RegistrationError,
+)
 from pipelines.registration.model import (
-    COUNTING_RULES, GATE_ROLES, GOLD_KINDS, METRICS, Gate, GoldFile, Informative, Registration, SplitsRef,
-    field_hashes_of, flatten_fields, hash_payload, sha256_bytes,
+    COUNTING_RULES,
+    GATE_ROLES,
+    GOLD_KINDS,
+    METRICS,
+    Gate,
+    GoldFile,
+    Informative,
+    Registration,
+    SplitsRef,
+    field_hashes_of,
+    flatten_fields,
+    hash_payload,
+    sha256_bytes,
 )
 from pipelines.registration.splits import read_splits
 
@@ -121,7 +136,7 @@ def freeze_registration(spec: dict[str, Any], *, root: Path, registrations_dir: 
         splits_path = root / spec["splits"]
         reg = Registration(
             client=client, version=version,
-            created_at=(now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            created_at=(now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
             gold=gold, splits=SplitsRef(path=str(spec["splits"]), sha256=sha256_file(splits_path)),
             gates=[Gate(**g) for g in spec["gates"]],
             informative=[Informative(**i) for i in spec.get("informative", [])],
@@ -187,12 +202,17 @@ def load_registration(reg_dir: Path, *, root: Path | None = None, splits_file: P
             f"{file}: frozen registration {reg.client}/{reg.version} changed after freezing "
             f"({len(changes)} change{'s' if len(changes) > 1 else ''}); a changed registration must be a new "
             f"version (housestyle register):\n{detail}")
-        setattr(error, "changes", changes)  # programmatic access for callers and tests
+        vars(error)["changes"] = changes  # read back with changes_of(error)
         raise error
     if reg.counting_rules.get("id") != COUNTING_RULES["id"]:
         raise RegistrationError(f"{file}: frozen under counting rules {reg.counting_rules.get('id')!r}; "
                                 f"this evaluator implements {COUNTING_RULES['id']!r}")
     return reg
+
+
+def changes_of(error: FrozenRegistrationChangedError) -> list[str]:
+    """The individual changes a FrozenRegistrationChangedError reported (one line each)."""
+    return list(vars(error).get("changes", []))
 
 
 def _file_change(label: str, path: Path, expected: str) -> list[str]:

@@ -64,8 +64,9 @@ class Evaluation:
 
     def summary_lines(self) -> list[str]:
         """Readable lines for the CLI and the asset metadata."""
-        lines = [f"{self.client} · registration {self.registration['version']} "
-                 f"({self.registration['registration_hash'][:12]}) · set {self.conventions.get('set_version')}"]
+        head = (f"{self.client} · registration {self.registration['version']} "
+                f"({self.registration['registration_hash'][:12]}) · set {self.conventions.get('set_version')}")
+        lines = [head]
         for result in self.gates:
             value = "—" if result.value is None else _fmt(result.value, result.metric)
             threshold = "—" if result.threshold is None else _fmt(result.threshold, result.metric)

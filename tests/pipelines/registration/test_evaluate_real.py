@@ -15,7 +15,11 @@ import pytest
 from pipelines.conventions.io import write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.registration.evaluate import evaluate
-from pipelines.registration.gold import load_gold_conventions, load_term_pairs, pairs_as_conventions
+from pipelines.registration.gold import (
+    load_gold_conventions,
+    load_term_pairs,
+    pairs_as_conventions,
+)
 from pipelines.registration.splits import read_splits, split_units
 from pipelines.registration.terms import attest_pairs
 from tests.conftest import REPO_ROOT

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from pipelines.errors import FrozenRegistrationChangedError, RegistrationError
-from pipelines.registration.freeze import freeze_registration, load_registration, read_spec, sha256_file
+from pipelines.registration.freeze import (
+    changes_of,
+    freeze_registration,
+    load_registration,
+    read_spec,
+    sha256_file,
+)
 from tests.conftest import REPO_ROOT
 
 # The registrations frozen before any mining code existed (commit "Freeze demo and mozilla-fr
@@ -69,7 +75,7 @@ def test_tampered_threshold_and_splits_are_both_named(tmp_path: Path) -> None:
     splits.write_text(splits.read_text(encoding="utf-8").replace('"CMU_1:6",', "", 1), encoding="utf-8")
     with pytest.raises(FrozenRegistrationChangedError) as info:
         load_registration(reg_dir)
-    changes = getattr(info.value, "changes")
+    changes = changes_of(info.value)
     assert len(changes) == 2
     assert changes[0].startswith("field gates[facebook_recall_dev].threshold: frozen hash ")
     assert changes[0].endswith(", now 0.5 (hash " + changes[0].rsplit("(hash ", 1)[1])
@@ -96,7 +102,7 @@ def test_new_registration_is_a_new_version_and_old_one_stays_readable(tmp_path: 
     for gold in spec["gold"]:  # the spec's gold paths are relative to the real repository
         gold["source"] = str(REPO_ROOT / "registrations" / "demo" / "v1" / "gold" / Path(gold["source"]).name)
     spec["gates"][0]["threshold"] = 0.75
-    when = datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    when = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
     v2 = freeze_registration(spec, root=root, now=when)
     assert v2.name == "v2"
     new, old = load_registration(v2), load_registration(root / "registrations" / "demo" / "v1")

@@ -8,7 +8,11 @@ import pytest
 
 from pipelines.errors import MalformedFileError, UnsafeXmlError
 from pipelines.registration.fold import contains_bounded, fold
-from pipelines.registration.gold import load_gold_conventions, load_term_pairs, primary_lang
+from pipelines.registration.gold import (
+    load_gold_conventions,
+    load_term_pairs,
+    primary_lang,
+)
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
 

@@ -9,7 +9,12 @@ import pytest
 
 from pipelines.conventions.model import Convention
 from pipelines.errors import InputError
-from pipelines.registration.review import precision_gate, read_review, review_sample, wilson_interval
+from pipelines.registration.review import (
+    precision_gate,
+    read_review,
+    review_sample,
+    wilson_interval,
+)
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
 PARAMS = {"min_judgements": 1, "counted_roles": ["linguist"], "correct_verdicts": ["correct"],

@@ -64,7 +64,9 @@ def test_recall_exact_fractions_and_missed_items() -> None:
 
 def test_real_tico19_sanity_counts(shared_data: Path) -> None:
     """gold README: all 3,071 units -> 162 Facebook pairs (96 in >= 3 units), 79 Google pairs."""
-    from lxml import etree  # the TMX is read directly so this check stays independent of our readers
+    from lxml import (
+        etree,  # the TMX is read directly so this check stays independent of our readers
+    )
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     tree = etree.parse(str(shared_data / "tico19" / "TM" / "all.en-fr.tmx"), parser)
