@@ -186,4 +186,5 @@ def signature(name: str, metric: Metric, reference_set: ReferenceSet, seg_ids: S
     reference set's name, count per segment and origins."""
     base = str(metric.get_signature()).split("|")
     kept = [part for part in base if not part.startswith("nrefs:")]
-    return "|".join([name, reference_set.describe(seg_ids), *kept, "seg:max-over-refs"])
+    segment = "seg:sentence-eff:yes,max-over-refs" if name == "BLEU" else "seg:sentence,max-over-refs"
+    return "|".join([name, reference_set.describe(seg_ids), *kept, segment])
