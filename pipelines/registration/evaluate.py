@@ -35,6 +35,7 @@ from pipelines.registration.terms import attest_pairs, recovered_pairs, term_rec
 from pipelines.registration.verdict import Evaluation, GateResult, decide
 
 Units = list[tuple[str, str, str]]
+NOT_MINED = ("authored", "gold")  # manifest origins for which "mined on which split" has no meaning
 
 
 @dataclass(slots=True)
@@ -46,6 +47,7 @@ class ConventionSet:
     set_version: str
     split: Any = None
     has_manifest: bool = False
+    origin: str | None = None
 
 
 def load_set(path: Path) -> ConventionSet:
@@ -56,7 +58,8 @@ def load_set(path: Path) -> ConventionSet:
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
     version = str(manifest["set_version"]) if manifest and "set_version" in manifest else f"file:{sha256_file(file)[:16]}"
     return ConventionSet(list(load_conventions(file)), directory, version,
-                         manifest.get("split") if manifest else None, manifest is not None and "split" in manifest)
+                         manifest.get("split") if manifest else None, manifest is not None and "split" in manifest,
+                         manifest.get("origin") if manifest else None)
 
 
 def _units_frame(tm_units: pl.DataFrame | Path) -> pl.DataFrame:
@@ -143,8 +146,8 @@ def _conventions_recovered(ctx: _Context, gold_name: str, split: str) -> tuple[f
 
 def _contamination(ctx: _Context, cset: ConventionSet, split: str) -> str:
     """Why a held-out gate is invalid for this set ('' when it is not): the set saw held-out units."""
-    if not cset.has_manifest:
-        return ""
+    if not cset.has_manifest or cset.origin in NOT_MINED:
+        return ""  # unknown provenance, or hand-authored: there is no mining split to leak
     mined_on = cset.split if isinstance(cset.split, list) else [cset.split] if cset.split else []
     if not mined_on:
         return "set manifest says it was mined on all units, held-out split included"

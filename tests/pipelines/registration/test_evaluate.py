@@ -97,3 +97,9 @@ def test_evaluating_a_tampered_registration_is_a_hard_error(reg_dir: Path, tmp_p
     gold.write_text(gold.read_text(encoding="utf-8").replace("connexion", "login"), encoding="utf-8")
     with pytest.raises(FrozenRegistrationChangedError, match=r"gold file gold/mini.tbx \(tbx\): expected sha256 "):
         evaluate(reg_dir, _set(tmp_path, []), UNITS)
+
+
+def test_authored_set_has_no_mining_split_to_leak(reg_dir: Path, tmp_path: Path) -> None:
+    gold = [_term("fever", "fièvre"), _term("self isolation", "auto isolement")]
+    result = evaluate(reg_dir, _set(tmp_path, gold, {"split": None, "origin": "authored"}), UNITS)
+    assert (result.gate("recall_test").status, result.gate("recall_test").reason) == ("pass", "")
