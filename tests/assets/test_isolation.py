@@ -4,7 +4,7 @@
    no module under pipelines/mining or pipelines/contrast reaches pipelines.registration; the
    checker (pipelines/scoring, pipelines/rules, pipelines/conventions) never reaches pipelines.mining.
 2. Dagster asset graph: no asset upstream of ``convention_candidates`` reads gold (tag
-   ``housestyle/reads_gold`` or a registration/gold/evaluation key), and the code module of every
+   ``housestyle/reads_gold`` or a registration/gold key), and the code module of every
    such upstream asset neither imports the registration code nor touches the registrations folder.
 Until the miner exists, the miner-side assertions skip with a reason naming what is missing; the
 walker itself is proven on a planted violation so a pass is never vacuous.
@@ -28,7 +28,7 @@ PACKAGES = ("pipelines", "assets")
 MINER_PACKAGES = ("pipelines.mining", "pipelines.contrast")
 CHECKER_PACKAGES = ("pipelines.scoring", "pipelines.rules", "pipelines.conventions")
 GOLD_TAG = "housestyle/reads_gold"
-GOLD_KEY_WORDS = ("registration", "gold", "evaluation")
+GOLD_KEY_WORDS = ("registration", "gold")  # plus the explicit tag (miner_evaluation carries it)
 
 
 def module_index(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
