@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from pipelines.readers import safexml
 from pipelines.readers.base import INLINE_TOKEN_RE
-from pipelines.readers.safexml import XML_NS, local_name
+from pipelines.readers.safexml import local_name
 
 Key = tuple[str, str | None, int]
 
@@ -38,23 +40,21 @@ class InlineSpec:
 
 
 class Numbering:
-    """Code numbers shared by one source segment and its targets (one copy per target)."""
+    """Code numbers of one source segment; ``for_target`` gives a view for one target (cheap: no copy)."""
 
-    def __init__(self) -> None:
+    __slots__ = ("_numbers", "_next", "_source")
+
+    def __init__(self, source: Numbering | None = None) -> None:
         self._numbers: dict[Key, int] = {}
-        self._next = 1
-        self._is_target = False
+        self._source = source
+        self._next: int = source._next if source is not None else 1
 
     def for_target(self) -> Numbering:
-        copy = Numbering()
-        copy._numbers = dict(self._numbers)
-        copy._next = self._next
-        copy._is_target = True
-        return copy
+        return Numbering(self)
 
     def number(self, key: Key) -> int:
-        if self._is_target:
-            found = self._numbers.get(key)
+        if self._source is not None:
+            found = self._source._numbers.get(key)
             if found is not None:
                 return found
         n = self._next
@@ -64,7 +64,9 @@ class Numbering:
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "&" in text or "<" in text or ">" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text
 
 
 def _check_text(text: str) -> None:
@@ -72,50 +74,24 @@ def _check_text(text: str) -> None:
         raise InlineError(f"text already contains a placeholder token: {INLINE_TOKEN_RE.search(text)!r}")
 
 
-def _qname(name: str, element: safexml.Element) -> str:
-    if not name.startswith("{"):
-        return name
-    ns, local = name[1:].split("}", 1)
-    if ns == XML_NS:
-        return f"xml:{local}"
-    for prefix, uri in (element.nsmap or {}).items():
-        if uri == ns and prefix:
-            return f"{prefix}:{local}"
-    return local
-
-
-def _serialise(element: safexml.Element, out: list[str]) -> None:
-    """Serialise without repeating namespace declarations on every inline element (readability)."""
-    name = _qname(element.tag, element) if element.prefix else local_name(element.tag)
-    attrs = "".join(
-        f' {_qname(k, element)}="{_escape(v).replace(chr(34), "&quot;")}"' for k, v in element.attrib.items()
-    )
-    if element.text is None and len(element) == 0:
-        out.append(f"<{name}{attrs}/>")
-    else:
-        out.append(f"<{name}{attrs}>")
-        if element.text:
-            out.append(_escape(element.text))
-        for child in element:
-            _serialise(child, out)
-        out.append(f"</{name}>")
-    if element.tail:
-        out.append(_escape(element.tail))
-
-
 def inner_markup(element: safexml.Element) -> str:
-    """The element's content as XML text (its own tag excluded)."""
-    out = [_escape(element.text)] if element.text else []
-    for child in element:
-        _serialise(child, out)
-    return "".join(out)
+    """The element's content as XML text, its own tags excluded.
+
+    Serialised by lxml (C) and cut after the start tag and before the end tag: lxml escapes ``>``
+    inside attribute values, so the first ``>`` ends the start tag. Namespace declarations needed by
+    the content land on the (removed) outer tag, so inline elements are not cluttered with xmlns.
+    """
+    xml = etree.tostring(element, encoding="unicode", with_tail=False)
+    if xml.endswith("/>") and xml.find(">") == len(xml) - 1:
+        return ""
+    return xml[xml.index(">") + 1 : xml.rindex("</")]
 
 
 class _Walk:
     def __init__(self, spec: InlineSpec, numbering: Numbering) -> None:
         self.spec = spec
         self.numbering = numbering
-        self.seen: Counter[tuple[str, str | None]] = Counter()
+        self.seen: dict[tuple[str, str | None], int] = {}
         self.open: dict[tuple[str, str | None], list[int]] = {}
         self.parts: list[str] = []
 
@@ -125,8 +101,8 @@ class _Walk:
             ident = element.get(attr)
             if ident is not None:
                 break
-        occurrence = self.seen[(family, ident)]
-        self.seen[(family, ident)] += 1
+        occurrence = self.seen.get((family, ident), 0)
+        self.seen[(family, ident)] = occurrence + 1
         return self.numbering.number((family, ident, occurrence))
 
     def content(self, element: safexml.Element) -> None:
@@ -170,7 +146,8 @@ class _Walk:
                 self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
         else:
             self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
-        self.subs(element)
+        if len(element):
+            self.subs(element)
 
 
 def render(element: safexml.Element | None, spec: InlineSpec, numbering: Numbering) -> tuple[str, str]:

@@ -11,10 +11,11 @@ no target (the ingest rejects it; a scorer reading a source file wants it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import BinaryIO, ClassVar, Iterator
+from typing import Any, BinaryIO, ClassVar, Iterator
 
 from lxml import etree
 
@@ -22,14 +23,16 @@ from pipelines.readers import safexml
 from pipelines.readers.base import Reject, TranslationUnit
 from pipelines.readers.inline import TMX_SPEC, InlineError, Numbering, render
 
+_XML_LANG = safexml.XML_LANG
 DOMAIN_PROPS = frozenset({"x-domain", "domain", "subject", "x-subject"})
-_TU_KNOWN_ATTRS = frozenset({"tuid", "srclang", "creationdate", "changedate", "creationid"})
 TU_TAGS = ("{*}header", "{*}tu")
 RAW_MAX = 500
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_tmx_date(value: str | None) -> datetime | None:
-    """TMX dates are ``YYYYMMDDThhmmssZ`` (UTC); anything else is kept only in props."""
+    """TMX dates are ``YYYYMMDDThhmmssZ`` (UTC); anything else is kept only in props. Cached: TMs
+    repeat the same few thousand timestamps."""
     if not value or len(value) != 16 or value[8] != "T" or value[15] != "Z":
         return None
     try:
@@ -39,21 +42,42 @@ def parse_tmx_date(value: str | None) -> datetime | None:
         return None
 
 
-def _lang(tuv: safexml.Element) -> str | None:
-    return tuv.get(safexml.XML_LANG) or tuv.get("lang")  # TMX 1.1 used a plain ``lang``
+_KEYS: dict[str | None, str] = {}
+_INTERNED: dict[str, str] = {}
+_NO_CODES = Numbering()  # shared by segments without inline codes: never numbered, never mutated
+_TU_CHILDREN = frozenset({"tuv", "prop", "note"})
 
 
 def _key(lang: str | None) -> str:
-    return (lang or "").strip().replace("_", "-").lower()
+    """Comparison key of a tag (memoised: a TM has a handful of distinct tags)."""
+    key = _KEYS.get(lang)
+    if key is None:
+        key = _KEYS[lang] = (lang or "").strip().replace("_", "-").lower()
+    return key
+
+
+def _tuv_lang(items: list[tuple[str, str]]) -> str | None:
+    """xml:lang (TMX 1.1 wrote ``lang``), interned so pickled chunks carry each tag once."""
+    for key, value in items:
+        if key == _XML_LANG or key == "lang":
+            return _INTERNED.setdefault(value, value)
+    return None
 
 
 def _raw(tu: safexml.Element) -> str:
     return etree.tostring(tu, encoding="unicode", with_tail=False)[:RAW_MAX]
 
 
+def _tag(element: safexml.Element) -> str:
+    tag = element.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag if "}" not in tag else tag.rsplit("}", 1)[1]
+
+
 def _seg(tuv: safexml.Element) -> safexml.Element | None:
     for child in tuv:
-        if child.tag == "seg" or safexml.local_name(child.tag) == "seg":
+        if _tag(child) == "seg":
             return child
     return None
 
@@ -68,26 +92,56 @@ class TmxHeader:
         self.domain = None
         if element is not None:
             for child in element:
-                if safexml.local_name(child.tag) == "prop" and (child.get("type") or "").lower() in DOMAIN_PROPS:
+                if _tag(child) == "prop" and (child.get("type") or "").lower() in DOMAIN_PROPS:
                     self.domain = (child.text or "").strip() or None
 
 
-def tu_records(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> list[TranslationUnit | Reject]:
-    """The rows of one <tu> (hot path: keep it allocation-light)."""
+# A row is a TranslationUnit's fields as a tuple (cheap to pickle from worker processes), or a
+# 3-tuple (line, reason, raw) for a reject; ``to_record`` makes the dataclass.
+Row = tuple[Any, ...]
+
+
+def to_record(row: Row) -> TranslationUnit | Reject:
+    if len(row) == 3:
+        return Reject(str(row[0]), row[1], row[2])
+    return TranslationUnit(*row)
+
+
+def _tuv_seg(tuv: safexml.Element) -> safexml.Element | None:
+    if len(tuv) == 1:
+        only = tuv[0]
+        return only if _tag(only) == "seg" else None
+    return _seg(tuv)
+
+
+def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> list[Row]:
+    """The rows of one <tu>. Hot path (millions of calls): few lxml calls, no dataclasses."""
     line = (tu.sourceline or 0) + line_offset
-    tuid = tu.get("tuid")
-    srclang = tu.get("srclang") or header.srclang
+    tuid = own_srclang = created_raw = changed_raw = creator = None
     props: list[tuple[str, str]] = []
+    for key, value in tu.items():
+        if key == "tuid":
+            tuid = value
+        elif key == "creationdate":
+            created_raw = value
+        elif key == "changedate":
+            changed_raw = value
+        elif key == "creationid":
+            creator = value
+        elif key == "srclang":
+            own_srclang = value
+        else:
+            props.append((f"tu@{key}", value))
+    srclang = own_srclang or header.srclang
     notes: list[str] = []
-    tuvs: list[safexml.Element] = []
-    domain = header.domain
-    own_domain = False
+    tuvs: list[tuple[list[tuple[str, str]], safexml.Element]] = []
+    domain, own_domain = header.domain, False
     for child in tu:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if "}" in tag:
-            tag = tag.rsplit("}", 1)[1]
+        tag = child.tag
+        if tag not in _TU_CHILDREN:
+            tag = _tag(child)
         if tag == "tuv":
-            tuvs.append(child)
+            tuvs.append((child.items(), child))
         elif tag == "prop":
             ptype = child.get("type") or ""
             value = child.text or ""
@@ -96,70 +150,67 @@ def tu_records(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> 
                 domain, own_domain = value.strip(), True
         elif tag == "note":
             notes.append(child.text or "")
-    for attr, value in tu.attrib.items():
-        if attr not in _TU_KNOWN_ATTRS:
-            props.append((f"tu@{attr}", value))
     if not tuvs:
-        return [Reject(str(line), "no tuv in tu", _raw(tu))]
+        return [(line, "no tuv in tu", _raw(tu))]
+    langs = [_tuv_lang(items) for items, _t in tuvs]
     src_index = 0
     if srclang and srclang != "*all*":
         wanted = _key(srclang)
-        src_index = next((i for i, t in enumerate(tuvs) if _key(_lang(t)) == wanted), -1)
+        src_index = next((i for i, lang in enumerate(langs) if _key(lang) == wanted), -1)
         if src_index < 0:
-            return [Reject(str(line), "no tuv in the source language", f"srclang={srclang}; " + _raw(tu))]
-    src_tuv = tuvs[src_index]
-    numbering = Numbering()
+            return [(line, "no tuv in the source language", f"srclang={srclang}; " + _raw(tu))]
+    src_seg = _tuv_seg(tuvs[src_index][1])
+    numbering = Numbering() if src_seg is not None and len(src_seg) else _NO_CODES
     try:
-        source, source_markup = render(_seg(src_tuv), TMX_SPEC, numbering)
+        source, source_markup = render(src_seg, TMX_SPEC, numbering)
     except InlineError as exc:
-        return [Reject(str(line), "unparseable inline markup", f"{exc}; " + _raw(tu))]
-    src_lang = _lang(src_tuv)
-    created = parse_tmx_date(tu.get("creationdate"))
-    changed = parse_tmx_date(tu.get("changedate"))
-    creator = tu.get("creationid")
+        return [(line, "unparseable inline markup", f"{exc}; " + _raw(tu))]
+    src_lang = langs[src_index]
+    created = parse_tmx_date(created_raw)
+    changed = parse_tmx_date(changed_raw)
     note = "\n".join(notes) if notes else None
-    out: list[TranslationUnit | Reject] = []
-    targets = [t for i, t in enumerate(tuvs) if i != src_index]
+    targets = [i for i in range(len(tuvs)) if i != src_index]
     unit_id = tuid
-    for tuv in targets or [None]:
-        target = target_markup = tgt_lang = None
+    if unit_id is None:  # no tuid: a content hash (stable across re-ingest), the same for every target
+        joined = "\x1f".join([src_lang or "", source_markup] + [_raw(tuvs[i][1]) for i in targets])
+        unit_id = "h" + hashlib.sha256(joined.encode()).hexdigest()[:16]
+    if not targets:
+        return [(unit_id, src_lang, None, source, None, source_markup, None, line, created, changed,
+                 creator, note, None, props, [], domain)]
+    out: list[Row] = []
+    for i in targets:
+        items, tuv = tuvs[i]
+        seg = _tuv_seg(tuv)
+        try:
+            target, target_markup = render(seg, TMX_SPEC, numbering.for_target() if seg is not None and len(seg) else _NO_CODES)
+        except InlineError as exc:
+            out.append((line, "unparseable inline markup", f"{exc}; " + _raw(tu)))
+            continue
         unit_created, unit_changed, unit_creator, unit_props = created, changed, creator, props
-        if tuv is not None:
-            tgt_lang = _lang(tuv)
-            try:
-                target, target_markup = render(_seg(tuv), TMX_SPEC, numbering.for_target())
-            except InlineError as exc:
-                out.append(Reject(str(line), "unparseable inline markup", f"{exc}; " + _raw(tu)))
-                continue
-            if len(tuv.attrib) > 1:  # tuv-level metadata overrides the tu's for this target
-                unit_created = parse_tmx_date(tuv.get("creationdate")) or created
-                unit_changed = parse_tmx_date(tuv.get("changedate")) or changed
-                unit_creator = tuv.get("creationid") or creator
-            if len(tuv) > 1:
-                unit_props = props + [(f"tuv:{safexml.local_name(c.tag)}:{c.get('type') or ''}", c.text or "")
-                                      for c in tuv if safexml.local_name(c.tag) in ("prop", "note")]
-        if unit_id is None:  # no tuid: a content hash (stable across re-ingest), same for every target
-            digest = hashlib.sha256("\x1f".join([src_lang or "", source_markup] + [
-                etree.tostring(t, encoding="unicode", with_tail=False) for t in targets]).encode())
-            unit_id = "h" + digest.hexdigest()[:16]
-        out.append(TranslationUnit(
-            unit_id=unit_id, src_lang=src_lang, tgt_lang=tgt_lang, source=source, target=target,
-            source_markup=source_markup, target_markup=target_markup, line=line, created_at=unit_created,
-            changed_at=unit_changed, creator=unit_creator, note=note, props=unit_props, domain=domain,
-        ))
+        if len(items) > 1:  # tuv-level metadata overrides the tu's for this target
+            attrs = dict(items)
+            unit_created = parse_tmx_date(attrs.get("creationdate")) or created
+            unit_changed = parse_tmx_date(attrs.get("changedate")) or changed
+            unit_creator = attrs.get("creationid") or creator
+        if len(tuv) > 1:
+            unit_props = props + [(f"tuv:{_tag(c)}:{c.get('type') or ''}", c.text or "")
+                                  for c in tuv if _tag(c) in ("prop", "note")]
+        out.append((unit_id, src_lang, langs[i], source, target, source_markup, target_markup, line,
+                    unit_created, unit_changed, unit_creator, note, None, unit_props, [], domain))
     return out
 
 
 def iter_tmx(stream: BinaryIO, name: str, line_offset: int = 0) -> Iterator[TranslationUnit | Reject]:
-    """Stream one TMX document (or a prologue-wrapped chunk of one); clears every <tu> after use."""
+    """Stream one TMX document (or a prologue-wrapped part of one); clears every <tu> after use."""
     header = TmxHeader()
     events = safexml.iterparse(stream, name, events=("end",), tag=TU_TAGS, line_offset=line_offset,
                                expect_root=("tmx",))
     for _event, element in events:
-        if safexml.local_name(element.tag) == "header":
+        if _tag(element) == "header":
             header = TmxHeader(element)
             continue
-        yield from tu_records(element, header, line_offset)
+        for row in tu_rows(element, header, line_offset):
+            yield to_record(row)
         element.clear()
         parent = element.getparent()
         if parent is not None:

@@ -23,14 +23,14 @@ from lxml import etree
 
 from pipelines.readers import safexml
 from pipelines.readers.base import Reject, TranslationUnit
-from pipelines.readers.tmx import iter_tmx
+from pipelines.readers.tmx import Row, TmxHeader, _tag, iter_tmx, to_record, tu_rows
 
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
 CHUNK_BYTES = 2 << 20
 MAX_CHUNK_BYTES = 64 << 20  # no boundary found this far: parse the rest sequentially (bounded memory)
 _BOUNDARY = b"</tu>"
 
-ChunkResult = tuple[list[tuple[Any, ...]], int, str | None]
+ChunkResult = tuple[list[Row], str | None]
 
 
 class _Concat:
@@ -67,38 +67,21 @@ def _prologue(mm: mmap.mmap, name: str) -> tuple[int, bytes] | None:
     return end + 1, closing.encode("ascii")
 
 
-def _encode(record: TranslationUnit | Reject) -> tuple[Any, ...]:
-    if isinstance(record, Reject):
-        return (int(record.location), record.reason, record.raw)
-    return (record.unit_id, record.src_lang, record.tgt_lang, record.source, record.target,
-            record.source_markup, record.target_markup, record.line, record.created_at, record.changed_at,
-            record.creator, record.note, record.context, record.props, record.flags, record.domain)
-
-
-def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: bytes, name: str) -> ChunkResult:
-    """Worker: parse one chunk; lines are relative to the chunk (the parent adds the chunk's offset)."""
-    import io
-
+def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: bytes, name: str,
+                 line_offset: int) -> ChunkResult:
+    """Worker: parse ``prologue + chunk + closing`` in one ``fromstring`` (2x faster than iterparse,
+    and the chunk size bounds the tree) and return its rows with absolute line numbers."""
     with open(path, "rb") as handle:
         handle.seek(start)
         data = handle.read(end - start)
-    newlines = data.count(b"\n")
-    offset = -prologue.count(b"\n")
     try:
-        records = [_encode(r) for r in iter_tmx(io.BytesIO(prologue + data + closing), name, offset)]
+        root = safexml.parse_bytes(prologue + data + closing, name)
+        header = TmxHeader(next((c for c in root if _tag(c) == "header"), None))
+        body = next(c for c in root if _tag(c) == "body")
+        rows = [row for tu in body if _tag(tu) == "tu" for row in tu_rows(tu, header, line_offset)]
     except Exception as exc:  # noqa: BLE001 - any failure means: re-parse this region sequentially
-        return [], newlines, f"{type(exc).__name__}: {exc}"
-    return records, newlines, None
-
-
-def _decode(records: list[tuple[Any, ...]], base: int) -> Iterator[TranslationUnit | Reject]:
-    for t in records:
-        if len(t) == 3:
-            yield Reject(str(t[0] + base), t[1], t[2])
-        else:
-            unit = TranslationUnit(*t)
-            unit.line = (unit.line or 0) + base
-            yield unit
+        return [], f"{type(exc).__name__}: {exc}"
+    return rows, None
 
 
 def _chunks(mm: mmap.mmap, start: int) -> Iterator[tuple[int, int]]:
@@ -125,33 +108,42 @@ def read_tmx_file(path: Path, name: str, workers: int = 2) -> Iterator[Translati
             return
         body_end, closing = plan
         prologue = mm[:body_end]
-        base = prologue.count(b"\n")
-        resume = body_end
-        pending: deque[tuple[int, Future[ChunkResult]]] = deque()
+        prologue_lines = prologue.count(b"\n")
+        base = prologue_lines  # newlines before the next chunk to submit
+        resume, resume_base = body_end, base
+        pending: deque[tuple[int, int, Future[ChunkResult]]] = deque()
         chunks = _chunks(mm, body_end)
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         try:
             def submit() -> bool:
+                nonlocal base
                 nxt = next(chunks, None)
                 if nxt is None:
                     return False
-                pending.append((nxt[1], executor.submit(_parse_chunk, str(path), nxt[0], nxt[1], prologue, closing, name)))
+                start, end = nxt
+                future = executor.submit(_parse_chunk, str(path), start, end, prologue, closing, name,
+                                         base - prologue_lines)
+                base += mm[start:end].count(b"\n")
+                pending.append((end, base, future))
                 return True
 
             while len(pending) < 2 * workers and submit():
                 pass
             while pending:
-                end, future = pending.popleft()
-                records, newlines, error = future.result()
+                end, end_base, future = pending.popleft()
+                try:
+                    rows, error = future.result()
+                except Exception:  # noqa: BLE001 - a dead pool (e.g. unguarded __main__): go sequential
+                    break
                 if error is not None:
                     break  # sequential from ``resume``: handles false boundaries and real errors alike
-                yield from _decode(records, base)
-                base += newlines
-                resume = end
+                for row in rows:
+                    yield to_record(row)
+                resume, resume_base = end, end_base
                 submit()
         finally:
-            for _end, future in pending:
+            for _end, _base, future in pending:
                 future.cancel()
             executor.shutdown(wait=True, cancel_futures=True)
         handle.seek(resume)
-        yield from iter_tmx(_Concat(prologue, handle), name, base - prologue.count(b"\n"))  # type: ignore[arg-type]
+        yield from iter_tmx(_Concat(prologue, handle), name, resume_base - prologue_lines)  # type: ignore[arg-type]
