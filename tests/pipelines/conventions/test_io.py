@@ -1,0 +1,93 @@
+"""Loading convention sets in every format, and refusing bad ones by convention and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.errors import ConventionError, InputError
+
+FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
+
+
+def test_seed_example_loads_as_is() -> None:
+    (conv,) = load_conventions(FIX / "seed.jsonl")
+    assert conv.dimension == "term:air mass"
+    assert conv.rule == "term"
+    assert conv.expected_terms == ["masse d'air"]
+    assert conv.wrong_variants == ["masse atmosphérique"]
+    assert conv.match_mode == "caseless"
+    assert conv.trigger_mode == "caseless"
+    assert len(conv.convention_id) == 16
+
+
+@pytest.mark.parametrize("name", ["set.jsonl", "set.json", "set.yaml"])
+def test_every_format_gives_the_same_set(name: str) -> None:
+    assert load_conventions(FIX / name) == load_conventions(FIX / "set.jsonl")
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl", ".json"])
+def test_round_trip_keeps_ids_and_params(tmp_path: Path, suffix: str) -> None:
+    original = load_conventions(FIX / "set.jsonl", regex_guard=False)
+    path = write_conventions(original, tmp_path / f"conventions{suffix}")
+    again = load_conventions(path, regex_guard=False)
+    assert again == original
+    assert [c.convention_id for c in again] == [c.convention_id for c in original]
+    assert again[3].params == {"decimal": ",", "group": "\u202f"}
+
+
+def test_directory_loads_its_conventions_file(tmp_path: Path) -> None:
+    write_conventions(load_conventions(FIX / "seed.jsonl"), tmp_path / "conventions.parquet")
+    assert len(load_conventions(tmp_path)) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "field", "words"),
+    [
+        ("bad_rule.jsonl", "rule", "unknown rule 'terminology'"),
+        ("bad_mode.jsonl", "match_mode", "unknown match_mode 'fuzzy'"),
+        ("bad_regex.jsonl", "wrong_variants", "does not compile"),
+        ("slow_regex.jsonl", "wrong_variants", "nested quantifier"),
+        ("empty_dimension.jsonl", "dimension", "dimension is empty"),
+        ("nfkc_fullwidth.jsonl", "expected_terms", "changes under NFKC"),
+        ("typo_field.jsonl", "expected_term", "did you mean 'expected_terms'"),
+    ],
+)
+def test_bad_conventions_are_refused_naming_convention_and_field(name: str, field: str, words: str) -> None:
+    with pytest.raises(ConventionError) as info:
+        load_conventions(FIX / name)
+    err = info.value
+    assert err.field == field
+    assert err.convention.startswith("line 2")
+    assert words in str(err)
+    assert str(FIX / name) in str(err)
+
+
+def test_edited_row_with_stale_id_is_refused(tmp_path: Path) -> None:
+    path = write_conventions(load_conventions(FIX / "seed.jsonl"), tmp_path / "c.jsonl")
+    path.write_text(path.read_text(encoding="utf-8").replace("masse atmosphérique", "masse aérienne"), encoding="utf-8")
+    with pytest.raises(ConventionError, match="does not match its semantic fields"):
+        load_conventions(path)
+
+
+def test_duplicate_convention_is_refused(tmp_path: Path) -> None:
+    line = (FIX / "seed.jsonl").read_text(encoding="utf-8")
+    (tmp_path / "dup.jsonl").write_text(line + line, encoding="utf-8")
+    with pytest.raises(ConventionError, match="duplicate of line 1"):
+        load_conventions(tmp_path / "dup.jsonl")
+
+
+def test_broken_json_names_the_line(tmp_path: Path) -> None:
+    (tmp_path / "b.jsonl").write_text((FIX / "seed.jsonl").read_text(encoding="utf-8") + "{oops\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"b\.jsonl:2: invalid JSON"):
+        load_conventions(tmp_path / "b.jsonl")
+
+
+def test_unknown_extra_fields_are_kept_not_refused(tmp_path: Path) -> None:
+    (tmp_path / "x.jsonl").write_text(
+        '{"dimension": "x:y", "rule": "term", "expected_terms": ["a"], "reviewer_comment": "ok"}\n', encoding="utf-8"
+    )
+    (conv,) = load_conventions(tmp_path / "x.jsonl")
+    assert conv.extra == {"reviewer_comment": "ok"}

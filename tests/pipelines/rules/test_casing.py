@@ -1,0 +1,41 @@
+"""casing: sentence/title style and fixed casing of kept names."""
+
+from __future__ import annotations
+
+from pipelines.conventions.model import Convention
+from pipelines.scoring.check import check_item
+
+
+def casing(**params: object) -> Convention:
+    return Convention(dimension="casing:x", rule="casing", params=dict(params))
+
+
+def test_sentence_style_first_word() -> None:
+    conv = casing(style="sentence")
+    assert check_item(conv, "Hello", "Bonjour à tous").full_pass  # type: ignore[union-attr]
+    v = check_item(conv, "Hello", "« bonjour » à tous")
+    assert v is not None and v.found_wrong == ["bonjour"] and v.spans == [(2, 3)]
+    assert check_item(conv, "Hi", "⟨g1⟩Bonjour⟨/g1⟩").full_pass  # type: ignore[union-attr]
+    assert check_item(conv, "Hi", "你好").full_pass  # type: ignore[union-attr]
+
+
+def test_strict_sentence_style_flags_capitalised_words() -> None:
+    conv = casing(style="sentence", strict=True, keep=["Firefox"])
+    v = check_item(conv, "Connection Settings", "Paramètres De connexion. Voir Firefox et l'API")
+    assert v is not None and v.found_wrong == ["De"]
+
+
+def test_title_style() -> None:
+    conv = casing(style="title", minor_words=["of", "the"])
+    assert check_item(conv, "x", "The Art of the Deal").full_pass  # type: ignore[union-attr]
+    v = check_item(conv, "x", "The art of the Deal")
+    assert v is not None and v.found_wrong == ["art"]
+
+
+def test_keep_names_apply_only_when_source_has_them() -> None:
+    conv = casing(keep=["Firefox", "API"])
+    assert check_item(conv, "Open the browser", "Ouvrez firefox") is None
+    v = check_item(conv, "Open Firefox and the api", "Ouvrez FireFox et l'Api")
+    assert v is not None
+    assert v.found_wrong == ["FireFox", "Api"]
+    assert v.spans == [(7, 14), (20, 23)]

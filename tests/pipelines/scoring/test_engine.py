@@ -1,0 +1,92 @@
+"""The bulk engine agrees with the reference ``check_item`` on random data (every rule type)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipelines.conventions.model import Convention
+from pipelines.scoring.check import check_item
+from pipelines.scoring.engine import score_systems
+
+WORDS = [
+    "air", "chair", "Air", "AIR", "masse", "d'air", "d’air", "masse d'air", "COVID-19", "covid", "le", "la",
+    "Straße", "strasse", "（", "(", ":", "\u00a0:", " :", "3.5", "3,5", "12,000", "12\u202f000", "{0}", "{1}",
+    "⟨x1/⟩", "⟨g2⟩", "⟨/g2⟩", "Firefox", "firefox", "疫苗", "https://a.org", "’", "«", "»", "ﬁ", "fi", "Ⅻ",
+]
+TERMS = ["air", "masse d'air", "covid", "strasse", "（", "fi", "疫苗", "firefox", "d’air", ":", "ch"]
+REGEXES = [r"\bair\b", r"[\u00a0 ]:", r"(?<=\w)'(?=\w)", r"ma(?:sse|l)", r"covid-\d+", r"[0-9]+,[0-9]", r"(?:le|la) \w+"]
+MODES = ["exact", "caseless", "typographic", "nfkc"]
+
+text_st = st.lists(st.sampled_from(WORDS), max_size=8).flatmap(
+    lambda ws: st.sampled_from([" ", "", " "]).map(lambda sep: sep.join(ws))
+)
+
+
+@st.composite
+def conventions(draw: Any) -> Convention:
+    rule = draw(st.sampled_from(["term", "forbidden", "pattern", "source_copy", "casing", "numeric", "placeholder"]))
+    mode = draw(st.sampled_from(MODES))
+    kw: dict[str, Any] = {"dimension": f"{rule}:{draw(st.integers(0, 2))}", "rule": rule, "match_mode": mode}
+    if draw(st.booleans()):
+        if draw(st.booleans()):
+            kw.update(src=draw(st.sampled_from(REGEXES)), src_regex=True)
+        else:
+            kw["src"] = draw(st.sampled_from(TERMS))
+        kw["src_match_mode"] = draw(st.sampled_from([None, *MODES]))
+    if rule in ("term", "forbidden", "pattern"):
+        regex = draw(st.booleans())
+        pool = REGEXES if regex else TERMS
+        kw.update(regex=regex, expected_terms=draw(st.lists(st.sampled_from(pool), max_size=2, unique=True)),
+                  wrong_variants=draw(st.lists(st.sampled_from(pool), max_size=2, unique=True)))
+    elif rule == "source_copy":
+        kw.update(src=draw(st.sampled_from(TERMS + ["https://a.org"])), src_regex=False)
+    elif rule == "casing":
+        kw["params"] = draw(st.sampled_from([{"style": "sentence"}, {"style": "title"}, {"keep": ["Firefox", "AIR"]},
+                                             {"style": "sentence", "strict": True, "keep": ["COVID"]}]))
+    elif rule == "numeric":
+        kw["params"] = draw(st.sampled_from([{}, {"decimal": ",", "group": "\u202f"}, {"decimal": ",", "group": ["\u202f", " "], "min_group_digits": 4}]))
+    return Convention(**kw)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    convs=st.lists(conventions(), min_size=1, max_size=6),
+    sources=st.lists(text_st, min_size=1, max_size=8),
+    outputs=st.lists(st.lists(st.one_of(st.none(), text_st), min_size=8, max_size=8), min_size=1, max_size=2),
+)
+def test_engine_equals_reference(convs: list[Convention], sources: list[str], outputs: list[list[str | None]]) -> None:
+    convs = list({c.convention_id: c for c in convs}.values())
+    src = {f"s{i}": s for i, s in enumerate(sources)}
+    systems = {f"sys{j}": {f"s{i}": o for i, o in enumerate(outs[: len(sources)]) if o is not None}
+               for j, outs in enumerate(outputs)}
+    result = score_systems(convs, src, systems)
+    failures = {(r["system"], r["convention_id"], r["segment_id"]): r for r in result.failures.iter_rows(named=True)}
+    rows = {(r["system"], r["convention_id"]): r for r in result.scores.iter_rows(named=True)}
+    seen_failures = set()
+    for system, outs in systems.items():
+        for conv in convs:
+            scored = passed = missing = 0
+            for seg_id, source in src.items():
+                output = outs.get(seg_id)
+                verdict = check_item(conv, source, output or "")
+                if verdict is None:
+                    continue
+                if output is None:
+                    missing += 1
+                    continue
+                scored += 1
+                passed += verdict.full_pass
+                key = (system, conv.convention_id, seg_id)
+                if not verdict.full_pass:
+                    row = failures[key]
+                    seen_failures.add(key)
+                    assert row["missing_expected"] == verdict.missing_expected
+                    assert row["found_wrong"] == verdict.found_wrong
+                    assert [(s["start"], s["end"]) for s in row["spans"]] == verdict.spans
+                    assert row["output"] == output
+            row = rows[(system, conv.convention_id)]
+            assert (row["scored"], row["passed"], row["missing"]) == (scored, passed, missing), (conv, system)
+    assert seen_failures == set(failures)
