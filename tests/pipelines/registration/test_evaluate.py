@@ -82,14 +82,16 @@ def test_empty_set_recalls_nothing(reg_dir: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("split, why", [
-    (None, "set manifest says it was mined on all units, held-out split included"),
-    ("test", "set was mined on ['test'], which shares 3 units with held-out split 'test'"),
+    (None, "set mined on all units (held-out split included, untuned there)"),
+    ("test", "set mined on ['test']: 3 units shared with held-out split 'test'"),
 ])
-def test_set_mined_on_the_heldout_split_fails_its_gate(reg_dir: Path, tmp_path: Path, split: str | None, why: str) -> None:
+def test_heldout_gate_records_mining_provenance_without_failing(reg_dir: Path, tmp_path: Path, split: str | None,
+                                                                why: str) -> None:
+    """Mining is unsupervised and runs on held-out units; only tuning there is forbidden (SPEC.md §2)."""
     gold = [_term("fever", "fièvre"), _term("self isolation", "auto isolement")]
     result = evaluate(reg_dir, _set(tmp_path, gold, {"split": split}), UNITS)
     test = result.gate("recall_test")
-    assert (test.value, test.status, test.reason) == (1.0, "fail", f"invalid: {why}")
+    assert (test.value, test.status, test.reason) == (1.0, "pass", why)
 
 
 def test_evaluating_a_tampered_registration_is_a_hard_error(reg_dir: Path, tmp_path: Path) -> None:
