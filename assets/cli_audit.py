@@ -17,8 +17,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.scoring.audit import acknowledge
+    from pipelines.scoring.audit import acknowledge, audit_status
 
-    result = acknowledge(args.ack, args.by, args.note)
-    print(f"acknowledged {args.ack} by {args.by}" + (f": {result}" if result else ""))
+    acknowledge(args.ack, args.by, args.note)
+    status, detail = audit_status(args.ack)
+    print(f"acknowledged {args.ack}: {status} — {detail}")
     return 0

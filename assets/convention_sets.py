@@ -12,23 +12,14 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
+from pipelines.conventions.io import write_conventions
 from pipelines.conventions.model import Convention, canonical_json
+from pipelines.scoring.signature import code_version
 
 SET_FORMAT = "housestyle-convention-set/1"
-
-
-def code_version() -> str:
-    """The installed housestyle version (part of every set_version and signature)."""
-    try:
-        return metadata.version("housestyle")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def sha256_file(path: Path) -> str:
@@ -60,24 +51,10 @@ def _language_pairs(conventions: Sequence[Convention]) -> list[str]:
     return sorted({f"{c.src_lang or '*'}→{c.tgt_lang or '*'}" for c in conventions})
 
 
-def _records(conventions: Sequence[Convention]) -> list[dict[str, Any]]:
-    return [c.to_dict() for c in sorted(conventions, key=lambda c: c.convention_id)]
-
-
 def _write_text_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def conventions_frame(conventions: Sequence[Convention]) -> pl.DataFrame:
-    """The Parquet form: one row per convention; ``params`` as canonical JSON text (its shape varies by rule)."""
-    rows = _records(conventions)
-    for row in rows:
-        row["params"] = canonical_json(row["params"] or {})
-    schema = {"expected_terms": pl.List(pl.Utf8), "wrong_variants": pl.List(pl.Utf8),
-              "evidence_unit_ids": pl.List(pl.Utf8), "counter_unit_ids": pl.List(pl.Utf8)}
-    return pl.DataFrame(rows, schema_overrides=schema, infer_schema_length=None)
 
 
 def publish_set(conventions: Sequence[Convention], *, client: str, rules_out: Path,
@@ -88,9 +65,9 @@ def publish_set(conventions: Sequence[Convention], *, client: str, rules_out: Pa
     client_dir = rules_out / client
     set_dir = client_dir / version
     set_dir.mkdir(parents=True, exist_ok=True)
-    lines = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in _records(conventions))
-    _write_text_atomic(set_dir / "conventions.jsonl", lines)
-    conventions_frame(conventions).write_parquet(set_dir / "conventions.parquet")
+    ordered = sorted(conventions, key=lambda c: c.convention_id)
+    write_conventions(ordered, set_dir / "conventions.jsonl")
+    write_conventions(ordered, set_dir / "conventions.parquet")
     pairs = _language_pairs(conventions)
     manifest = {"format": SET_FORMAT, "set_version": version, "client": client, "code_version": code_version(),
                 "conventions": len(conventions), "language_pairs": pairs, "inputs": dict(inputs), "split": split,

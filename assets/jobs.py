@@ -20,5 +20,5 @@ CLIENT_JOB_NAME = "client_refresh"
 def client_job(assets: Sequence[AssetsDefinition]) -> UnresolvedAssetJobDefinition:
     """A job over every asset partitioned by client (unpartitioned assets, if any, stay out of it)."""
     keys = [key for a in assets if a.partitions_def == CLIENTS for key in a.keys]
-    return define_asset_job(CLIENT_JOB_NAME, selection=AssetSelection.assets(*keys), partitions_def=CLIENTS,
+    return define_asset_job(CLIENT_JOB_NAME, selection=AssetSelection.assets(*keys),
                             description="Materialise the whole graph for one client.")

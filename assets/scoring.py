@@ -15,15 +15,15 @@ from typing import Any
 
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
-from pipelines.conventions.io import load_conventions
-from pipelines.scoring.runs import run_scoring
-from pipelines.segments import load_segments
 
 from assets.convention_sets import publish_set, sha256_file
 from assets.inbox import input_files, system_files
 from assets.metadata import md_counts, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.conventions.io import load_conventions
+from pipelines.scoring.runs import score_into_set
+from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -128,7 +128,8 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
     inputs_dir = settings.asset_dir("scoring_run", client)
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
     context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair}")
-    run_dir = run_scoring(set_dir / "conventions.jsonl", source, systems, [reference], set_dir / "runs")
+    run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
+                             reference_names=["tm_target"])
     scores = pl.read_parquet(run_dir / "scores.parquet")
     yield MaterializeResult(metadata={
         "run_dir": MetadataValue.path(str(run_dir)),

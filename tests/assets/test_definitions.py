@@ -18,7 +18,8 @@ def test_definitions_load_and_wire_the_graph() -> None:
     assert {"tm_units", "tm_rejects", "convention_set", "system_outputs", "scoring_run"} <= keys
     assert AssetKey("tm_units") in graph.get(AssetKey("scoring_run")).parent_keys
     check = AssetCheckKey(AssetKey("tm_units"), INVARIANT_CHECK)
-    assert graph.get_checks_def(check) is not None
+    assert check in graph.asset_check_keys
+    assert graph.get_check_spec(check).blocking
     assert all(graph.get(AssetKey(k)).partitions_def == CLIENTS for k in ("tm_units", "tm_rejects", "scoring_run"))
 
     job = defs.resolve_job_def(CLIENT_JOB_NAME)
