@@ -69,8 +69,10 @@ def entry_records(unit: pypo.pounit, langs: tuple[str | None, str | None], extra
                   tgt_props: list[tuple[str, str]]) -> list[TranslationUnit]:
     """One row per PO entry, or one per plural form."""
     context = unit.getcontext() or None
-    sources = list(unit.source.strings) if unit.hasplural() else [str(unit.source)]
-    targets = list(unit.target.strings) if unit.hasplural() else [str(unit.target or "")]
+    # str.__str__: plain str copies (the toolkit's multistring subclass must not leak into rows)
+    sources = [str.__str__(s) for s in unit.source.strings] if unit.hasplural() else [str.__str__(unit.source)]
+    targets = ([str.__str__(t) for t in unit.target.strings] if unit.hasplural()
+               else [str.__str__(unit.target or "")])
     key = f"{context or ''}\x04{sources[0]}"
     base_id = "po:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
     flags = _flags(unit) + extra_flags

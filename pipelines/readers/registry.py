@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import IO, BinaryIO, ClassVar, Iterator
 
 from pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
-from pipelines.readers import containers, safexml
+from pipelines.readers import containers, safexml, tmx_parallel
 from pipelines.readers.base import Reader, Reject, TranslationUnit
 from pipelines.readers.po import PoReader
 from pipelines.readers.tbx import TbxReader
 from pipelines.readers.tmx import TmxReader
-from pipelines.readers.tmx_parallel import PARALLEL_MIN_BYTES
 from pipelines.readers.xliff12 import Xliff12Reader
 from pipelines.readers.xliff2 import Xliff2Reader
 
@@ -104,7 +103,7 @@ def _format_of(member: containers.Member) -> str:
 
 
 def _read_member(member: containers.Member, fmt: str, workers: int) -> Iterator[Record]:
-    if fmt == "tmx" and workers > 1 and (member.size or 0) >= PARALLEL_MIN_BYTES:
+    if fmt == "tmx" and workers > 1 and (member.size or 0) >= tmx_parallel.PARALLEL_MIN_BYTES:
         with containers.materialise(member) as path:
             yield from TmxReader().read_path(path, member.label, workers)
         return

@@ -7,7 +7,8 @@ rich "placeables" without the original markup or line numbers; measured on the 2
 Segmentation: when <seg-source> holds ``<mrk mtype="seg">`` segments, each segment is one row
 (``unit_id = "<trans-unit id>#<mid>"``), paired with the target's mrk of the same mid; a target that
 is not segmented falls back to one whole-unit row (flag ``unsegmented-target``). <alt-trans> entries
-(TM matches, not approved translations) are ignored but counted in props ``alt-trans``.
+(TM matches, not approved translations) are ignored but counted: props ``alt-trans`` = N on the
+unit's first row (so summing the prop counts each <alt-trans> once).
 <bin-unit> has no text: it becomes a reject, so it is visible rather than silently skipped.
 """
 
@@ -49,9 +50,6 @@ def _meta(tu: safexml.Element, parts: dict[str, list[safexml.Element]], file_att
     props = [(f"tu@{k}", v) for k, v in tu.attrib.items() if k != "id"]
     if file_attrs.get("original"):
         props.append(("file", file_attrs["original"]))
-    alt = len(parts.get("alt-trans", []))
-    if alt:
-        props.append(("alt-trans", str(alt)))
     flags = []
     if tu.get("approved") == "yes":
         flags.append("approved")
@@ -87,7 +85,9 @@ def trans_unit_records(tu: safexml.Element, file_attrs: dict[str, str]) -> list[
     else:
         pairs.append((tu_id, source, target, flags + (["unsegmented-target"] if src_segs else [])))
     out: list[TranslationUnit | Reject] = []
-    for unit_id, src_el, tgt_el, unit_flags in pairs:
+    alt = len(parts.get("alt-trans", []))
+    for index, (unit_id, src_el, tgt_el, unit_flags) in enumerate(pairs):
+        unit_props = props + [("alt-trans", str(alt))] if alt and index == 0 else props  # once per unit
         numbering = Numbering()
         try:
             text, markup = render(src_el, XLIFF12_SPEC, numbering)
@@ -98,7 +98,7 @@ def trans_unit_records(tu: safexml.Element, file_attrs: dict[str, str]) -> list[
         out.append(TranslationUnit(
             unit_id=unit_id, src_lang=src_lang, tgt_lang=tgt_lang, source=text, target=tgt_text,
             source_markup=markup, target_markup=tgt_markup, line=src_el.sourceline or line, note=note,
-            context=context, props=props, flags=list(unit_flags),
+            context=context, props=unit_props, flags=list(unit_flags),
         ))
     return out
 

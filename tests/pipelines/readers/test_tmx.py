@@ -1,0 +1,80 @@
+"""TMX reader: one row per (tu x target language), metadata, encodings, truncated files."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from pipelines.errors import MalformedFileError
+from pipelines.readers.registry import iter_units
+from pipelines.readers.tmx import TmxReader, parse_tmx_date
+
+from .conftest import read_all
+
+
+def test_multilingual_tu_gives_one_row_per_target(fixtures: Path) -> None:
+    units, _rejects, _errors = read_all(fixtures / "multilingual.tmx")
+    m1 = [u for u in units if u.unit_id == "m1"]
+    assert [(u.src_lang, u.tgt_lang) for u in m1] == [("en", "fr_FR"), ("en", "de"), ("en", "es-LA")]
+    assert {u.source for u in m1} == {"Wash your hands."}
+    assert all(u.domain == "medical" and u.note == "from the COVID glossary" for u in m1)
+    assert ("tu@usagecount", "3") in m1[0].props
+    de = m1[1]  # tuv-level metadata applies to its own row only
+    assert de.creator == "bob" and de.changed_at == datetime(2021, 1, 1, tzinfo=timezone.utc)
+    assert ("tuv:prop:x-status", "approved") in de.props and ("tuv:prop:x-status", "approved") not in m1[0].props
+
+
+def test_srclang_all_and_missing_tuid(fixtures: Path) -> None:
+    units, rejects, _errors = read_all(fixtures / "multilingual.tmx")
+    hashed = [u for u in units if u.tgt_lang == "zh"]
+    assert len(hashed) == 1 and hashed[0].unit_id.startswith("h") and len(hashed[0].unit_id) == 17
+    assert hashed[0].src_lang == "en"  # *all*: the first tuv is the source
+    again = [u for u in read_all(fixtures / "multilingual.tmx")[0] if u.tgt_lang == "zh"]
+    assert again[0].unit_id == hashed[0].unit_id  # content hash: stable across reads
+    only_source = [u for u in units if u.unit_id == "m4"]
+    assert only_source[0].target is None and only_source[0].tgt_lang is None
+    assert any(r.reason == "no tuv in the source language" and r.location == "28" for r in rejects)
+
+
+def test_lines_and_dates(fixtures: Path) -> None:
+    units = {u.unit_id: u for u in read_all(fixtures / "inline_codes.tmx")[0]}
+    unit = units["bpt-ept"]
+    assert unit.line == 7
+    assert unit.created_at == datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    assert unit.changed_at == datetime(2024, 2, 3, 4, 5, 6, tzinfo=timezone.utc)
+    assert unit.creator == "alice"
+    assert parse_tmx_date("2024-01-02") is None and parse_tmx_date("20241399T000000Z") is None
+
+
+@pytest.mark.parametrize("name", ["utf16_bom.tmx", "utf8_bom.tmx"])
+def test_bom_encodings(fixtures: Path, name: str) -> None:
+    units, rejects, errors = read_all(fixtures / name)
+    assert not rejects and not errors
+    assert [(u.source, u.target) for u in units] == [
+        ("Colour “quoted” text", "Texte « cité » en couleur"), ("Second", "Deuxième")]
+
+
+def test_truncated_file_yields_readable_units_then_names_the_line(fixtures: Path) -> None:
+    path = fixtures / "truncated.tmx"
+    got = []
+    with pytest.raises(MalformedFileError) as info:
+        for _label, record in iter_units(path):
+            got.append(record)
+    assert [getattr(r, "unit_id", None) for r in got] == ["m1", "m1", "m1", got[3].unit_id, "m3"]  # type: ignore[union-attr]
+    assert info.value.path == str(path) and info.value.location == "22"
+    assert "truncated.tmx:22:" in str(info.value)
+
+
+def test_reader_protocol_on_a_stream(fixtures: Path) -> None:
+    with open(fixtures / "inline_codes.tmx", "rb") as stream:
+        records = list(TmxReader().read(stream, "label.tmx"))
+    assert len(records) == 7
+
+
+def test_wrong_root_is_an_error(fixtures: Path, tmp_path: Path) -> None:
+    wrong = tmp_path / "actually_xliff.tmx"
+    wrong.write_bytes((fixtures / "inline_codes.xlf").read_bytes())
+    _units, _rejects, errors = read_all(wrong)
+    assert len(errors) == 1 and "root element is <xliff>" in str(errors[0].error)
