@@ -1,0 +1,1 @@
+"""Evaluation tables generated from the real data (scripts here; their outputs are committed)."""
