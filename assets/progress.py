@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from dagster import DagsterEvent, InitLoggerContext, logger
+from dagster import AssetCheckSeverity, DagsterEvent, InitLoggerContext, logger
 
 
 class ProgressHandler(logging.Handler):
@@ -48,7 +48,12 @@ class ProgressHandler(logging.Handler):
             return f"  ✓ materialised {event.asset_key.to_user_string()}"
         check = event.asset_check_evaluation_data if event.event_type_value == "ASSET_CHECK_EVALUATION" else None
         if check is not None:
-            return f"  {'✓' if check.passed else '✗'} check {check.check_name}: {'passed' if check.passed else 'FAILED'}"
+            if check.passed:
+                return f"  ✓ check {check.check_name}: passed"
+            if check.severity == AssetCheckSeverity.WARN:
+                return f"  ! check {check.check_name}: failed (warning)"
+            # a non-blocking check (e.g. an evaluation gate) is reported and labels results; it stops nothing
+            return f"  ✗ check {check.check_name}: FAILED{'' if check.blocking else ' (reported, non-blocking)'}"
         if event.is_step_skipped:
             return f"  – skipped {step} (an upstream asset produced nothing)"
         if event.is_step_failure:
