@@ -15,15 +15,19 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
-from pipelines.conventions.compiled import Compiled, Entry
+from pipelines.conventions.compiled import Compiled
+from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
-from pipelines.rules.base import ItemVerdict
+from pipelines.rules.base import ItemVerdict, verdict
 from pipelines.rules.registry import RULES, compile_convention
 from pipelines.scoring.multifind import EMPTY
 from pipelines.scoring.rowsets import Column, Rows, applicability, union
 from pipelines.scoring.signature import score_signature
 
+PASS_FRACTION = 50  # conventions applying to more than 1/50 of the rows get their entries into the column pass
+PASS_MIN_ROWS = 2000
 SPAN_TYPE = pl.List(pl.Struct({"start": pl.Int64, "end": pl.Int64}))
 SCORES_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "dimension": pl.Utf8(), "convention_id": pl.Utf8(), "rule": pl.Utf8(),
@@ -69,21 +73,63 @@ def dimension_table(scores: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _static_fail_rows(cc: Compiled, out: Column, rows_c: Rows | None) -> Rows:
-    """Items of a static convention that fail: some expected entry absent, or a wrong one present."""
-    ok: Rows | None = rows_c
-    for entry in cc.expected:
-        ok = out.entry_rows(entry, ok)
-    missing_rows = EMPTY
-    if cc.expected:
-        scored = out.rows if rows_c is None else rows_c
-        missing_rows = np.setdiff1d(scored, ok if ok is not None else EMPTY, assume_unique=True)
-    wrong_rows = union([out.entry_rows(entry, rows_c) for entry in cc.wrong])
-    return union([missing_rows, wrong_rows])
+@dataclass(slots=True)
+class _StaticHits:
+    """Per entry of one static convention, the scored rows where it is present (reused to explain
+    each failure without re-matching the expected entries)."""
+
+    scored: Rows | None
+    expected: list[Rows]
+    wrong: list[Rows]
+
+    def fail_rows(self, out: Column) -> Rows:
+        """Items where some expected entry is absent or some wrong entry present."""
+        missing_rows = EMPTY
+        if self.expected:
+            scored = out.rows if self.scored is None else self.scored
+            ok = self.expected[0]
+            for rows in self.expected[1:]:
+                ok = np.intersect1d(ok, rows, assume_unique=True)
+            missing_rows = np.setdiff1d(scored, ok, assume_unique=True)
+        return union([missing_rows, *self.wrong])
+
+    def explain(self, cc: Compiled, row: int, output: str, folded: list[str]) -> ItemVerdict:
+        """The reference verdict for a failed row, from the per-entry row sets."""
+        missing = [e.raw for e, rows in zip(cc.expected, self.expected) if not _has(rows, row)]
+        found_entries = [e for e, rows in zip(cc.wrong, self.wrong) if _has(rows, row)]
+        if not found_entries:
+            return verdict(missing, [], [])
+        text = folded[row]
+        mapped = fold_with_map(output, cc.mode) if len(text) != len(output) or cc.mode == "nfkc" else None
+        found: list[str] = []
+        spans: list[tuple[int, int]] = []
+        for entry in found_entries:
+            for start, end in entry.find(mapped.text if mapped else text):
+                raw_start, raw_end = mapped.raw_span(start, end) if mapped else (start, end)
+                found.append(output[raw_start:raw_end])
+                spans.append((raw_start, raw_end))
+        return verdict(missing, found, spans)
+
+
+def _has(rows: Rows, row: int) -> bool:
+    i = int(np.searchsorted(rows, row))
+    return i < len(rows) and int(rows[i]) == row
+
+
+def _static_hits(cc: Compiled, out: Column, rows_c: Rows | None) -> _StaticHits:
+    return _StaticHits(
+        scored=rows_c,
+        expected=[out.entry_rows(entry, rows_c) for entry in cc.expected],
+        wrong=[out.entry_rows(entry, rows_c) for entry in cc.wrong],
+    )
+
+
+_ARROW_SPANS = pa.list_(pa.struct([("start", pa.int64()), ("end", pa.int64())]))
 
 
 class _Failures:
-    """Column-wise accumulator of failure rows (one dict per row would be far slower)."""
+    """Column-wise accumulator of failure rows. Built through pyarrow: converting nested Python
+    lists (spans, string lists) is two orders of magnitude faster there than in polars' constructor."""
 
     def __init__(self) -> None:
         self.cols: dict[str, list[Any]] = {name: [] for name in FAILURES_SCHEMA}
@@ -98,25 +144,38 @@ class _Failures:
         c["output"].append(output)
         c["missing_expected"].append(v.missing_expected)
         c["found_wrong"].append(v.found_wrong)
-        c["spans"].append([{"start": s, "end": e} for s, e in v.spans])
+        c["spans"].append(v.spans)
         c["match_mode"].append(cc.mode)
         c["rule"].append(cc.conv.rule)
 
     def frame(self) -> pl.DataFrame:
-        return pl.DataFrame(self.cols, schema=FAILURES_SCHEMA)
+        arrays = {}
+        for name, values in self.cols.items():
+            if name == "spans":
+                arrays[name] = pa.array(values, type=_ARROW_SPANS)
+            elif name in ("missing_expected", "found_wrong"):
+                arrays[name] = pa.array(values, type=pa.list_(pa.string()))
+            else:
+                arrays[name] = pa.array(values, type=pa.string())
+        frame = pl.from_arrow(pa.table(arrays))
+        assert isinstance(frame, pl.DataFrame)
+        return frame.cast(FAILURES_SCHEMA)  # type: ignore[arg-type]
 
 
 def score_systems(
     conventions: Sequence[Convention],
     sources: Mapping[str, str],
     systems: Mapping[str, Mapping[str, str]],
+    *,
+    pass_min_rows: int = PASS_MIN_ROWS,
 ) -> ScoreResult:
     """Score every system's outputs against every convention (SPEC.md §2 scoring rule).
 
     Segments are matched by id. A source id a system did not produce (absent, or ``None``) is
     ``missing`` for every convention that applies to it and is excluded from that system's
     denominators; an empty string is a produced (empty) output. Output ids without a source are
-    ignored and counted in ``coverage.extra_ids``.
+    ignored and counted in ``coverage.extra_ids``. ``pass_min_rows`` only tunes speed (which
+    conventions go through the column-wide Aho–Corasick pass), never results.
     """
     seg_ids = list(sources)
     src_col = Column.of([sources[s] for s in seg_ids])
@@ -129,12 +188,14 @@ def score_systems(
     src_texts = src_col.texts
     for system, outputs in systems.items():
         out = Column.of([outputs.get(s) for s in seg_ids])
-        by_mode: dict[str, list[Entry]] = {}
-        for cc in compiled:
-            if RULES[cc.conv.rule].static:
-                by_mode.setdefault(cc.mode, []).extend(cc.expected + cc.wrong)
-        for mode, entries in by_mode.items():
-            out.prepare_hits(mode, entries)
+        # one Aho–Corasick pass for the entries of conventions that apply to many rows; the others
+        # are matched directly on their (few) applicable rows
+        wide = max(pass_min_rows, n // PASS_FRACTION)
+        out.run_pass(
+            entry for cc, rows in zip(compiled, appl)
+            if RULES[cc.conv.rule].static and (rows is None or len(rows) > wide)
+            for entry in cc.expected + cc.wrong
+        )
         n_out = len(out.rows)
         cover_cols["system"].append(system)
         cover_cols["segments"].append(n)
@@ -146,19 +207,22 @@ def score_systems(
             rows_c = None if rows is None else rows[out.present[rows]]
             applicable = n if rows is None else len(rows)
             scored = n_out if rows_c is None else len(rows_c)
-            verdicts: dict[int, ItemVerdict] = {}
             if rule.static:
-                fail_rows = _static_fail_rows(cc, out, rows_c)
+                hits = _static_hits(cc, out, rows_c)
+                fail_rows = hits.fail_rows(out)
+                folded = out.folded(cc.mode) if len(fail_rows) else []
+                for r in fail_rows:
+                    output = out.texts[r] or ""
+                    failures.add(system, cc, seg_ids[r], src_texts[r] or "", output, hits.explain(cc, int(r), output, folded))
             else:
+                n_failed = 0
                 for r in rows_c if rows_c is not None else out.rows:
-                    v = rule.check(cc, src_texts[r] or "", out.texts[r] or "")
+                    source, output = src_texts[r] or "", out.texts[r] or ""
+                    v = rule.check(cc, source, output)
                     if not v.full_pass:
-                        verdicts[int(r)] = v
-                fail_rows = np.array(sorted(verdicts), dtype=np.int64)
-            for r in fail_rows:
-                source, output = src_texts[r] or "", out.texts[r] or ""
-                v = verdicts.get(int(r)) or rule.check(cc, source, output)
-                failures.add(system, cc, seg_ids[r], source, output, v)
+                        n_failed += 1
+                        failures.add(system, cc, seg_ids[r], source, output, v)
+                fail_rows = np.zeros(n_failed, dtype=np.int64)
             passed = scored - len(fail_rows)
             score_cols["system"].append(system)
             score_cols["dimension"].append(cc.conv.dimension)

@@ -1,26 +1,41 @@
 """Row-set algebra for the engine: which segments a convention applies to, and where an entry occurs.
 
-Rows are sorted unique int64 numpy arrays of segment indices. ``None`` stands for "every row of the
-column" (the produced rows of a system, or every source segment), so a convention that applies
-everywhere never materialises a million-row array just to intersect it with a handful of hits:
-every operation here costs in proportion to the hits, not to the corpus.
+Rows are sorted unique int64 numpy arrays of segment indices; ``None`` stands for "every row of the
+column that has a text", so a convention that applies everywhere never materialises a million-row
+array just to intersect it with a handful of hits.
+
+Where an entry occurs is decided in two steps, always confirmed by the reference matchers
+(``find_plain`` with word boundaries, Python ``re``):
+
+1. Candidates. For entries of conventions that apply to many rows, ONE Aho–Corasick pass per
+   column finds every literal at once. To avoid one pass per match mode, ``exact``, ``caseless``
+   and ``typographic`` literals are all searched in the *typographic* fold of the column: a
+   literal present in a mode's folded text is necessarily present, mapped the same way, in the
+   typographic fold (casefold works character by character and the typographic table maps one code
+   point to one), so the hits are a superset. ``nfkc`` (which composes across characters) gets its
+   own pass. For conventions that apply to few rows, the candidates are simply those rows.
+2. Confirmation on the candidate rows only, in the entry's own mode.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
+import polars as pl
 
 from pipelines.conventions.compiled import Compiled, Entry
 from pipelines.conventions.factors import required_factors
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import find_plain, needs_boundary_check
+from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
+from pipelines.conventions.matching import find_plain
 from pipelines.rules.registry import RULES
 from pipelines.scoring.multifind import EMPTY, ROWS_DTYPE, literal_rows
 
 Rows = np.ndarray
+_TYPO_KEYS = [chr(k) for k in TYPOGRAPHIC_TABLE]
+_TYPO_VALUES = [TYPOGRAPHIC_TABLE[ord(k)] for k in _TYPO_KEYS]
+PASS_SPACE = {"exact": "typographic", "caseless": "typographic", "typographic": "typographic", "nfkc": "nfkc"}
 
 
 def union(parts: Sequence[Rows]) -> Rows:
@@ -41,16 +56,27 @@ def members(rows: Rows, within: Rows) -> Rows:
     return rows[keep]
 
 
+def pass_literals(entry: Entry) -> tuple[str, ...]:
+    """The literals an entry contributes to its column pass, written in the pass space (see module
+    docstring); empty when a regex has no required literal (it is then run on every candidate)."""
+    literals = (required_factors(entry.raw) or ()) if entry.is_regex else ((entry.folded,) if entry.folded else ())
+    if entry.mode == "exact":
+        return tuple(fold_text(x, "typographic") for x in literals)
+    if entry.mode == "caseless":
+        return tuple(x.translate(TYPOGRAPHIC_TABLE) for x in literals)
+    return tuple(literals)
+
+
 @dataclass(slots=True)
 class Column:
-    """One text column (sources, or one system's outputs) aligned with the segment index, folded
-    lazily per match mode, with literal hits computed once per mode for all conventions."""
+    """One text column (sources, or one system's outputs) aligned with the segment index."""
 
     texts: list[str | None]
     present: np.ndarray  # bool mask: row has a text
     rows: Rows  # sorted rows that have a text
     _folded: dict[str, list[str]] = field(default_factory=dict)
     _hits: dict[str, dict[str, Rows]] = field(default_factory=dict)
+    _passed: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def of(cls, texts: list[str | None]) -> "Column":
@@ -58,21 +84,27 @@ class Column:
         return cls(texts, present, np.flatnonzero(present).astype(ROWS_DTYPE))
 
     def folded(self, mode: str) -> list[str]:
+        """The whole column folded with ``mode`` (cached); equal to ``fold_text`` row by row."""
         if mode not in self._folded:
-            self._folded[mode] = [fold_text(t, mode) if t is not None else "" for t in self.texts]
+            if mode == "typographic":  # casefold in Python (polars has no casefold), table in Rust
+                caseless = self.folded("caseless")
+                self._folded[mode] = pl.Series(caseless, dtype=pl.Utf8).str.replace_many(_TYPO_KEYS, _TYPO_VALUES).to_list()
+            else:
+                self._folded[mode] = [fold_text(t, mode) if t is not None else "" for t in self.texts]
         return self._folded[mode]
 
-    def prepare_hits(self, mode: str, entries: Sequence[Entry]) -> None:
-        """One Aho–Corasick pass for every literal (and regex factor) of ``entries`` in ``mode``."""
-        literals: set[str] = set()
+    def run_pass(self, entries: Iterable[Entry]) -> None:
+        """One Aho–Corasick pass per pass space over every literal of ``entries``."""
+        by_space: dict[str, set[str]] = {}
         for entry in entries:
-            if entry.is_regex:
-                literals.update(required_factors(entry.raw) or ())
-            elif entry.folded:
-                literals.add(entry.folded)
-        folded = self.folded(mode)
-        texts = [folded[r] for r in self.rows]
-        self._hits[mode] = literal_rows(texts, self.rows, sorted(literals))
+            literals = pass_literals(entry)
+            if literals:
+                by_space.setdefault(PASS_SPACE[entry.mode], set()).update(literals)
+                self._passed.add((entry.mode, entry.raw))
+        for space, wanted in by_space.items():
+            folded = self.folded(space)
+            texts = [folded[r] for r in self.rows]
+            self._hits[space] = literal_rows(texts, self.rows, sorted(wanted))
 
     def restrict(self, rows: Rows, cands: Rows | None) -> Rows:
         """``rows`` ∩ candidates (``None`` = every row of this column that has a text)."""
@@ -81,34 +113,26 @@ class Column:
         return members(rows, cands)
 
     def entry_rows(self, entry: Entry, cands: Rows | None) -> Rows:
-        """The candidate rows whose text (folded with ``entry.mode``) contains ``entry``, with word
-        boundaries for plain strings and Python ``re`` for regexes (the prefilters are supersets)."""
+        """The candidate rows whose text (folded with ``entry.mode``) contains ``entry``: word
+        boundaries for plain strings, Python ``re`` for regexes."""
+        if (entry.mode, entry.raw) in self._passed:
+            hits = self._hits.get(PASS_SPACE[entry.mode], {})
+            base = self.restrict(union([hits.get(x, EMPTY) for x in pass_literals(entry)]), cands)
+        else:
+            base = self.rows if cands is None else cands
         folded = self.folded(entry.mode)
-        hits = self._hits.get(entry.mode, {})
         if entry.pattern is not None:
-            factors = required_factors(entry.raw)
-            if factors is not None:
-                base = self.restrict(union([hits.get(f, EMPTY) for f in factors]), cands)
-            else:
-                base = self.rows if cands is None else cands
             search = entry.pattern.search
             return np.fromiter((r for r in base if search(folded[r])), dtype=ROWS_DTYPE)
         term = entry.folded or ""
-        base = self.restrict(hits.get(term, EMPTY), cands)
-        if not needs_boundary_check(term):
-            return base
-        return np.fromiter((r for r in base if find_plain(folded[r], term, first_only=True)), dtype=ROWS_DTYPE)
+        return np.fromiter((r for r in base if term in folded[r] and find_plain(folded[r], term, first_only=True)),
+                           dtype=ROWS_DTYPE)
 
 
 def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | None]:
     """Per convention: the source rows it applies to (``None`` = every segment). Depends on the
     sources only, so every system is scored on the same items."""
-    triggers: dict[str, list[Entry]] = {}
-    for cc in compiled:
-        if cc.trigger is not None:
-            triggers.setdefault(cc.trigger_mode, []).append(cc.trigger)
-    for mode, entries in triggers.items():
-        sources.prepare_hits(mode, entries)
+    sources.run_pass(cc.trigger for cc in compiled if cc.trigger is not None)
     out: list[Rows | None] = []
     for cc in compiled:
         rows = None if cc.trigger is None else sources.entry_rows(cc.trigger, None)

@@ -56,13 +56,17 @@ def conventions(draw: Any) -> Convention:
     convs=st.lists(conventions(), min_size=1, max_size=6),
     sources=st.lists(text_st, min_size=1, max_size=8),
     outputs=st.lists(st.lists(st.one_of(st.none(), text_st), min_size=8, max_size=8), min_size=1, max_size=2),
+    pass_min_rows=st.sampled_from([0, 10_000]),
 )
-def test_engine_equals_reference(convs: list[Convention], sources: list[str], outputs: list[list[str | None]]) -> None:
+def test_engine_equals_reference(
+    convs: list[Convention], sources: list[str], outputs: list[list[str | None]], pass_min_rows: int
+) -> None:
+    """``pass_min_rows=0`` sends every entry through the column pass; 10,000 matches rows directly."""
     convs = list({c.convention_id: c for c in convs}.values())
     src = {f"s{i}": s for i, s in enumerate(sources)}
     systems = {f"sys{j}": {f"s{i}": o for i, o in enumerate(outs[: len(sources)]) if o is not None}
                for j, outs in enumerate(outputs)}
-    result = score_systems(convs, src, systems)
+    result = score_systems(convs, src, systems, pass_min_rows=pass_min_rows)
     failures = {(r["system"], r["convention_id"], r["segment_id"]): r for r in result.failures.iter_rows(named=True)}
     rows = {(r["system"], r["convention_id"]): r for r in result.scores.iter_rows(named=True)}
     seen_failures = set()
