@@ -1,0 +1,160 @@
+"""Candidate source terms (word n-grams) and their aligned target renderings, per unit.
+
+Source candidates: 1..``term_max_words``-word spans of the spaCy tokens whose edge tokens are
+content words (no stop word, number or punctuation at an edge; stop words, digits and hyphens may
+sit inside: "shortness of breath", "type 2 diabetes", "self-isolation"). Renderings: the target
+span that the word alignment makes consistent with the source span (Och & Ney phrase extraction),
+trimmed of closed-class edge words (determiners, prepositions, elided articles such as ``l’``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from pipelines.mining.align import Links
+from pipelines.mining.params import MiningParams
+from pipelines.mining.tokens import CLOSED_POS, Tok, fold_count
+
+Span = tuple[int, int]  # inclusive token positions
+# Function words a multiword term may hold inside ("shortness of breath"); "and"/"for" phrases are
+# coordinations and purpose clauses far more often than terms.
+INNER_STOPS = frozenset({"of"})
+CONTENT_POS = frozenset({"NOUN", "PROPN", "ADJ"})
+
+
+def _edge_ok(tok: Tok, min_chars: int) -> bool:
+    return tok.is_word and not tok.is_stop and not tok.is_hyphen and len(tok.norm) >= min(2, min_chars)
+
+
+def _glued_number(toks: Sequence[Tok], i: int, inward: int) -> bool:
+    """A number joined by a hyphen to the rest of the span (``covid-19``, ``2019-ncov``)."""
+    j = i + inward
+    if not toks[i].norm.isalnum() or toks[i].is_word or not 0 <= j < len(toks) or not toks[j].is_hyphen:
+        return False
+    return toks[j].end == toks[i].start if inward < 0 else toks[i].end == toks[j].start
+
+
+def _inner_ok(tok: Tok) -> bool:
+    return tok.is_word or tok.is_hyphen or tok.norm.isdigit()
+
+
+def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[tuple[Span, str]]:
+    """Candidate term spans of one source and their folded surface (deduplicated by surface)."""
+    out: list[tuple[Span, str]] = []
+    for i, first in enumerate(toks):
+        if not (_edge_ok(first, params.term_min_chars) or _glued_number(toks, i, 1)):
+            continue
+        words = 0
+        for j in range(i, min(len(toks), i + 2 * params.term_max_words)):
+            tok = toks[j]
+            if j > i and not _inner_ok(tok):
+                break
+            words += tok.is_word and not tok.is_hyphen
+            if words > params.term_max_words:
+                break
+            if j > i and tok.is_stop and tok.is_word and tok.norm not in INNER_STOPS:
+                break  # "shortness of breath" yes, "avoid buying the tickets" no
+            if _edge_ok(tok, params.term_min_chars) or (j > i and _glued_number(toks, j, -1)):
+                surface = fold_count(text[first.start:tok.end])
+                if len(surface) >= params.term_min_chars:
+                    out.append(((i, j), surface))
+    return out
+
+
+def _closed(tok: Tok) -> bool:
+    """Edge words a rendering never starts or ends with."""
+    if tok.is_hyphen or not tok.is_word or tok.norm.startswith("-"):
+        return True
+    if tok.norm.endswith("'") and len(tok.norm) <= 4:  # elided article/pronoun: l' d' qu' n'
+        return True
+    if tok.pos:
+        return tok.pos in CLOSED_POS
+    return tok.is_stop
+
+
+def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int) -> Span | None:
+    """The target span consistent with ``span`` under ``links``, trimmed; None when there is none."""
+    lo, hi = span
+    targets = [j for i, j in links if lo <= i <= hi]
+    if not targets:
+        return None
+    a, b = min(targets), max(targets)
+    if any(a <= j <= b and not lo <= i <= hi for i, j in links):
+        return None  # a target word inside the span belongs to a source word outside: inconsistent
+    while a <= b and _closed(tgt[a]) and not _glued_number(tgt, a, 1):
+        a += 1
+    while b >= a and _closed(tgt[b]) and not (b > a and _glued_number(tgt, b, -1)):
+        b -= 1
+    if a > b or sum(t.is_word and not t.is_hyphen for t in tgt[a:b + 1]) > max_words:
+        return None
+    return a, b
+
+
+@dataclass(slots=True)
+class TermCandidate:
+    """What the aligned sample says about one source term."""
+
+    units: set[int] = field(default_factory=set)  # units (sample indices) whose source has it
+    occurrences: int = 0
+    aligned: Counter[str] = field(default_factory=Counter)  # rendering lemma key -> aligned occurrences
+    surfaces: Counter[str] = field(default_factory=Counter)  # raw source spellings (COVID-19, covid-19)
+
+
+@dataclass(slots=True)
+class Candidates:
+    terms: dict[str, TermCandidate]
+    forms: dict[str, Counter[str]]  # rendering lemma key -> folded surface forms seen (all terms)
+    pos: dict[str, Counter[str]]  # rendering lemma key -> POS sequences seen ("" without a tagger)
+    unit_keys: list[frozenset[str]]  # per sample unit: lemma keys of its target content words
+
+
+def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[Sequence[Tok]],
+            tgt_toks: Sequence[Sequence[Tok]], links: Sequence[Links], params: MiningParams) -> Candidates:
+    """Term candidates with their aligned renderings over the (sample of) units."""
+    terms: dict[str, TermCandidate] = defaultdict(TermCandidate)
+    forms: dict[str, Counter[str]] = defaultdict(Counter)
+    pos: dict[str, Counter[str]] = defaultdict(Counter)
+    unit_keys: list[frozenset[str]] = []
+    for index, (src, tgt, stoks, ttoks, unit_links) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
+        for span, surface in source_spans(stoks, src, params):
+            cand = terms[surface]
+            cand.units.add(index)
+            cand.occurrences += 1
+            cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
+            rspan = rendering_span(span, unit_links, ttoks, params.term_max_rendering_words)
+            if rspan is None:
+                continue
+            a, b = rspan
+            key = " ".join(t.key for t in ttoks[a:b + 1])
+            cand.aligned[key] += 1
+            forms[key][fold_count(tgt[ttoks[a].start:ttoks[b].end])] += 1
+            pos[key][" ".join(t.pos for t in ttoks[a:b + 1])] += 1
+        keys = set()
+        for tok in ttoks:
+            if not _closed(tok) and len(tok.norm) >= 2:
+                keys.add(tok.key)
+                forms[tok.key][tok.norm] += 1
+                pos[tok.key][tok.pos] += 1
+        unit_keys.append(frozenset(keys))
+    return Candidates(dict(terms), dict(forms), dict(pos), unit_keys)
+
+
+def nominal(pos_seqs: Counter[str]) -> bool:
+    """Whether a rendering is nominal in most of its occurrences: it starts with a noun, proper noun
+    or adjective and holds a noun or proper noun (a lone adjective passes). Terminology is nominal;
+    verbs and adverbs are phrasing. The small tagger errs on later words (``respiratoire`` as VERB),
+    so only the first word's tag is strict. Without a tagger (empty POS) every rendering passes."""
+    total = sum(pos_seqs.values())
+    if not total:
+        return True
+    good = 0
+    for seq, count in pos_seqs.items():
+        tags = seq.split(" ")
+        if tags == [""]:
+            good += count
+        elif (tags[0] in CONTENT_POS and (len(tags) == 1 or any(t in ("NOUN", "PROPN") for t in tags))
+              and not any(t in ("VFIN", "AUX") for t in tags)):
+            good += count
+    return good * 2 > total

