@@ -125,4 +125,5 @@ class Outcome:
     completion_tokens: int | None = None
     seconds: float | None = None
     attempts: int = 0
+    finish_reason: str | None = None  # "length" = cut at max_tokens (a list's last item may be truncated)
     extra: dict[str, Any] = field(default_factory=dict)

@@ -24,6 +24,7 @@ CACHE_SCHEMA: dict[str, pl.DataType] = {
     "backend": pl.Utf8(), "model": pl.Utf8(), "template": pl.Utf8(), "template_version": pl.Int64(),
     "settings": pl.Utf8(), "input_hash": pl.Utf8(), "segment_id": pl.Utf8(), "text": pl.Utf8(),
     "prompt_tokens": pl.Int64(), "completion_tokens": pl.Int64(), "seconds": pl.Float64(),
+    "finish_reason": pl.Utf8(),
     "created_at": pl.Float64(),
 }
 KEY_COLUMNS = ("backend", "model", "template", "template_version", "settings")
@@ -61,7 +62,8 @@ class GenerationCache:
         parts = self.parts()
         if not parts:
             return None
-        return pl.scan_parquet(parts, schema=CACHE_SCHEMA)
+        # parts written before a column was added read with it null (the cache format only grows)
+        return pl.scan_parquet(parts, schema=CACHE_SCHEMA, missing_columns="insert", extra_columns="ignore")
 
     def frame(self) -> pl.DataFrame:
         """Every cached row, one per key and input (newest wins)."""
@@ -99,7 +101,7 @@ class GenerationCache:
              "input_hash": [o.input_hash for o in ok], "segment_id": [o.segment_id for o in ok],
              "text": [o.text for o in ok], "prompt_tokens": [o.prompt_tokens for o in ok],
              "completion_tokens": [o.completion_tokens for o in ok], "seconds": [o.seconds for o in ok],
-             "created_at": [now] * len(ok)},
+             "finish_reason": [o.finish_reason for o in ok], "created_at": [now] * len(ok)},
             schema=CACHE_SCHEMA)
         path = self.root / f"part-{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}.parquet"
         _write_atomic(frame, path)
@@ -112,9 +114,8 @@ class GenerationCache:
         parts = self.parts()
         if len(parts) <= 1:
             return len(self.frame())
-        merged = pl.scan_parquet(parts, schema=CACHE_SCHEMA).sort("created_at").unique(
+        merged = pl.scan_parquet(parts, schema=CACHE_SCHEMA, missing_columns="insert", extra_columns="ignore").sort("created_at").unique(
             [*KEY_COLUMNS, "input_hash"], keep="last", maintain_order=True).collect()
-        # the merged part sorts after every part it replaces, so "newest wins" still holds
         _write_atomic(merged, self.root / f"part-{time.time_ns():020d}-{os.getpid()}-compact.parquet")
         for part in parts:
             part.unlink(missing_ok=True)

@@ -25,7 +25,7 @@ def llama_cpp_available() -> str | None:
     """None when llama_cpp imports, else the reason it does not (for skips and error messages)."""
     try:
         import llama_cpp  # noqa: F401
-    except Exception as exc:  # ImportError, or a broken native build (OSError)
+    except Exception as exc:  # noqa: BLE001 (ImportError, or a broken native build: OSError, RuntimeError)
         return f"llama_cpp is not importable ({type(exc).__name__}: {exc}); install the 'llm' extra"
     return None
 

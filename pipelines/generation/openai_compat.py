@@ -79,10 +79,10 @@ class OpenAICompatBackend:
             headers["Authorization"] = f"Bearer {self.api_key}"
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         req = urllib.request.Request(url, data=data, headers=headers, method="POST")
-        with urllib.request.urlopen(req, timeout=self.timeout) as response:  # noqa: S310 (URL checked in __post_init__)
+        with urllib.request.urlopen(req, timeout=self.timeout) as response:
             parsed = json.loads(response.read().decode("utf-8"))
         if not isinstance(parsed, dict):
-            raise ValueError("response is not a JSON object")
+            raise TypeError("response is not a JSON object")
         return parsed
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
@@ -107,7 +107,7 @@ class OpenAICompatBackend:
                 if exc.code not in RETRY_STATUS:
                     raise SegmentFailure(last, attempts=attempt + 1) from None
                 retry_after = exc.headers.get("Retry-After") if exc.headers else None
-            except (TimeoutError, socket.timeout) as exc:
+            except TimeoutError as exc:
                 last, unreachable = f"timed out after {self.timeout:g}s ({exc})", False
             except urllib.error.URLError as exc:
                 timed_out = isinstance(exc.reason, (TimeoutError, socket.timeout))

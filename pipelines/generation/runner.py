@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipelines.errors import ConfigError
-from pipelines.generation.base import Backend, CacheKey, Outcome, Request, SegmentFailure
+from pipelines.generation.base import (
+    Backend,
+    CacheKey,
+    Outcome,
+    Request,
+    SegmentFailure,
+)
 from pipelines.generation.cache import GenerationCache
 
 OUTCOME_SCHEMA: dict[str, pl.DataType] = {
@@ -76,7 +82,7 @@ def _call(backend: Backend, request: Request, stop: threading.Event, limit: int)
         return outcome
     return Outcome(request.segment_id, request.input_hash, "generated", text=done.text,
                    prompt_tokens=done.prompt_tokens, completion_tokens=done.completion_tokens,
-                   seconds=time.perf_counter() - start, attempts=done.attempts)
+                   seconds=time.perf_counter() - start, attempts=done.attempts, finish_reason=done.finish_reason)
 
 
 def _cache_key(backend: Backend, requests: Sequence[Request]) -> CacheKey | None:
@@ -108,7 +114,8 @@ def run_generation(
         for input_hash, row in cache.lookup(key, [r.input_hash for r in unique.values()]).items():
             results[input_hash] = Outcome(str(row["segment_id"]), input_hash, "cached", text=str(row["text"]),
                                           prompt_tokens=row["prompt_tokens"],  # type: ignore[arg-type]
-                                          completion_tokens=row["completion_tokens"])  # type: ignore[arg-type]
+                                          completion_tokens=row["completion_tokens"],  # type: ignore[arg-type]
+                                          finish_reason=row.get("finish_reason"))  # type: ignore[arg-type]
     pending = [(k, r) for k, r in unique.items() if k not in results]
     stop, calls = threading.Event(), 0
     buffer: list[Outcome] = []
@@ -151,7 +158,8 @@ def run_generation(
         if status == "generated" and unique[group] is not request:
             status = "cached"  # same input as an earlier request of this run: answered without a call
         outcomes.append(Outcome(request.segment_id, request.input_hash, status, found.text, found.error,
-                                found.prompt_tokens, found.completion_tokens, found.seconds, found.attempts))
+                                found.prompt_tokens, found.completion_tokens, found.seconds, found.attempts,
+                                found.finish_reason))
     counts = {s: sum(o.status == s for o in outcomes) for s in ("generated", "cached", "failed")}
     return RunSummary(outcomes, backend.name, backend.model, key.template if key else "", time.perf_counter() - started,
                       calls, counts)

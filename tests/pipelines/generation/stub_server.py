@@ -42,7 +42,7 @@ def _handler(state: StubState) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):  # the client timed out and left: expected
                 pass
 
-        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
             with state.lock:
                 state.calls.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from pipelines.generation.base import CacheKey, Outcome
 from pipelines.generation.cache import GenerationCache
 
@@ -41,3 +43,12 @@ def test_newest_wins_and_compaction_keeps_one_row_per_input(tmp_path: Path) -> N
     cache.put(KEY, [ok("c", "h3", "trois")])  # 4 parts > 3: compacted into one
     assert len(cache.parts()) == 1
     assert sorted(cache.frame()["text"].to_list()) == ["deux", "new", "trois"]
+
+
+def test_parts_from_an_older_format_read_with_new_columns_null(tmp_path: Path) -> None:
+    cache = GenerationCache(tmp_path)
+    cache.put(KEY, [ok("a", "h1", "un")])
+    old = pl.read_parquet(cache.parts()[0]).drop("finish_reason")
+    old.write_parquet(cache.parts()[0])
+    row = cache.lookup(KEY, ["h1"])["h1"]
+    assert row["text"] == "un" and row["finish_reason"] is None

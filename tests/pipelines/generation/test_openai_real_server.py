@@ -25,7 +25,7 @@ SOURCES_FILE = REPO / "tests" / "fixtures" / "generation" / "sources.jsonl"
 MAX_TOKENS = 16
 
 
-def backend_for(server: LlamaServer, **options: float | int) -> OpenAICompatBackend:
+def backend_for(server: LlamaServer, **options: float) -> OpenAICompatBackend:
     return OpenAICompatBackend(server.base_url, "gemma", api="completion", max_workers=1, **options)  # type: ignore[arg-type]
 
 
