@@ -21,12 +21,12 @@ from dagster import (
     MetadataValue,
     multi_asset,
 )
-from pipelines.ingest import domain_from_path, ingest_files
 
 from assets.inbox import tm_files
 from assets.metadata import md_counts, md_frame, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.ingest import domain_from_path, ingest_files
 
 INVARIANT_CHECK = "read_equals_kept_plus_rejected"
 PREVIEW_COLUMNS = ["unit_id", "src_lang", "tgt_lang", "source", "target", "domain", "source_file"]
@@ -86,6 +86,8 @@ def tm_ingest(context: AssetExecutionContext, settings: HousestyleSettings) -> I
     per_file = [{"file": Path(f.source_file).name, "format": f.format, "kept": f.kept, "rejected": f.rejected,
                  "error": f.error or ""} for f in summary.per_file]
     units_preview = pl.scan_parquet(units_path).head(10).collect() if units_path.exists() else pl.DataFrame()
+    if "source_file" in units_preview.columns:  # the folder is the same for every row: show the file name
+        units_preview = units_preview.with_columns(pl.col("source_file").str.split("/").list.last())
     yield MaterializeResult(
         asset_key="tm_units",
         metadata={

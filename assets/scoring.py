@@ -22,6 +22,7 @@ from assets.metadata import md_counts, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines.conventions.io import load_conventions
+from pipelines.scoring.audit import audit_status
 from pipelines.scoring.runs import score_into_set
 from pipelines.segments import load_segments
 
@@ -131,7 +132,11 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
     run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
                              reference_names=["tm_target"])
     scores = pl.read_parquet(run_dir / "scores.parquet")
+    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    audit, audit_detail = audit_status(run_dir)
     yield MaterializeResult(metadata={
+        "signature": run.get("signature", ""),
+        "audit": f"{audit}: {audit_detail}",
         "run_dir": MetadataValue.path(str(run_dir)),
         "report": MetadataValue.path(str(run_dir / "report.html")),
         "set_version": set_dir.name,
