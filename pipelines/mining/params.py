@@ -42,6 +42,7 @@ class MiningParams:
     casing_min_support: int = 5  # title-like source units
     casing_min_consistency: float = 0.8
     casing_keep_min_units: int = 2  # a capitalised target word kept in this many units joins ``keep``
+    verify_max_units: int = 20_000  # units the non-term families are measured on (sample of larger TMs)
     # --- source copy / numeric / placeholder --------------------------------------------------
     copy_min_support: int = 3
     copy_min_consistency: float = 0.9

@@ -1,0 +1,48 @@
+"""The set_version: a content hash, so the same TM, code and parameters always give the same version.
+
+sha256 over canonical JSON of the sorted convention ids (which hash every semantic field), the
+inputs' hashes, the code version and the mining parameters; first 16 hex digits. No timestamps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from pipelines.conventions.model import Convention, canonical_json
+
+SET_FORMAT = "housestyle-convention-set/1"
+_CODE_ROOTS = ("mining", "conventionset")
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """Package version plus a hash of the miner's own source: a code change makes a new version."""
+    try:
+        version = metadata.version("housestyle")
+    except metadata.PackageNotFoundError:
+        version = "0+unknown"
+    digest = hashlib.sha256()
+    base = Path(__file__).resolve().parents[1]
+    for root in _CODE_ROOTS:
+        for path in sorted((base / root).rglob("*.py")):
+            digest.update(path.relative_to(base).as_posix().encode())
+            digest.update(path.read_bytes())
+    return f"{version}+mining.{digest.hexdigest()[:12]}"
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def set_version_of(conventions: Sequence[Convention], inputs: Mapping[str, str], params: Mapping[str, Any]) -> str:
+    payload = {"format": SET_FORMAT, "conventions": sorted(c.convention_id for c in conventions),
+               "inputs": dict(sorted(inputs.items())), "code_version": code_version(), "params": dict(params)}
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:16]

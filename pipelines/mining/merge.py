@@ -1,0 +1,51 @@
+"""Merge the families' conventions into one deterministic candidate list with evidence rows.
+
+Sorted by (rule, dimension, convention_id); duplicates (same id) keep the first; evidence and
+counter-example unit ids are sorted, capped in the convention record (``EVIDENCE_IDS_IN_RECORD``)
+and complete in the evidence table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from pipelines.conventions.model import Convention
+
+EVIDENCE_IDS_IN_RECORD = 20
+
+
+@dataclass(slots=True)
+class Mined:
+    """One mined convention with its full evidence as unit indices into the corpus."""
+
+    conv: Convention
+    evidence: list[int]
+    counter: list[int]
+
+
+@dataclass(slots=True)
+class MiningResult:
+    conventions: list[Convention]
+    evidence: list[dict[str, str]]  # rows: convention_id, unit_id, role (evidence | counter)
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def merge(mined: Sequence[Mined], unit_ids: Sequence[str]) -> tuple[list[Convention], list[dict[str, str]]]:
+    seen: set[str] = set()
+    out: list[Convention] = []
+    rows: list[dict[str, str]] = []
+    for item in sorted(mined, key=lambda m: (m.conv.rule, m.conv.dimension, m.conv.convention_id)):
+        conv = item.conv
+        if conv.convention_id in seen:
+            continue
+        seen.add(conv.convention_id)
+        evidence = sorted(unit_ids[i] for i in item.evidence)
+        counter = sorted(unit_ids[i] for i in item.counter)
+        conv.evidence_unit_ids = evidence[:EVIDENCE_IDS_IN_RECORD]
+        conv.counter_unit_ids = counter[:EVIDENCE_IDS_IN_RECORD]
+        out.append(conv)
+        rows.extend({"convention_id": conv.convention_id, "unit_id": u, "role": "evidence"} for u in evidence)
+        rows.extend({"convention_id": conv.convention_id, "unit_id": u, "role": "counter"} for u in counter)
+    return out, rows

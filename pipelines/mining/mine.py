@@ -1,0 +1,78 @@
+"""Mine one language pair of a tm_units table into candidate conventions (the ``convention_candidates``).
+
+Families are an explicit registry. Term rules measure themselves (Aho–Corasick over all units);
+every other family proposes conventions that ``verify`` scores on the units with the reference
+checker and keeps when support and consistency pass the thresholds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+import polars as pl
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.conflicts import dimension_conflicts
+from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.merge import Mined, MiningResult, merge
+from pipelines.mining.numeric import mine_numeric
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from pipelines.mining.patterns.base import mine_family
+from pipelines.mining.patterns.casing import mine_casing
+from pipelines.mining.patterns.quotes import mine_quotes
+from pipelines.mining.patterns.typography import FAMILIES
+from pipelines.mining.placeholder import mine_placeholder
+from pipelines.mining.source_copy import mine_source_copy
+from pipelines.mining.term_rules import mine_terms
+from pipelines.mining.verify import finish, keep, measure, verification_sample
+
+Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
+
+
+def _typography(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+    return [conv for family in FAMILIES for conv in mine_family(family, corpus, indices, params)]
+
+
+# family name -> (proposer, thresholds getter): the explicit registry of non-term families.
+PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]]] = {
+    "typography": (_typography, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
+    "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
+    "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
+    "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
+}
+
+
+def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
+    mined: list[Mined] = []
+    stats: dict[str, object] = {"units": len(corpus)}
+    if not len(corpus):
+        return MiningResult([], [], [], stats)
+    terms = mine_terms(corpus, params)
+    for conv in terms.conventions:
+        evidence, counter = terms.evidence[conv.convention_id]
+        mined.append(Mined(conv, evidence, counter))
+    stats["term"] = terms.stats
+    indices = verification_sample(corpus, params.verify_max_units)
+    for name, (propose, thresholds) in PROPOSERS.items():
+        min_support, min_consistency = thresholds(params)
+        proposed, kept = propose(corpus, indices, params), 0
+        for conv in proposed:
+            result = measure(conv, corpus, indices)
+            if keep(result, min_support, min_consistency):
+                mined.append(Mined(finish(result), result.evidence, result.counter))
+                kept += 1
+        stats[name] = {"proposed": len(proposed), "kept": kept}
+    conventions, evidence = merge(mined, corpus.unit_ids)
+    conflicts = sorted(terms.conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
+    stats["by_rule"] = dict(sorted(Counter(c.rule for c in conventions).items()))
+    stats["conflicts"] = len(conflicts)
+    return MiningResult(conventions, evidence, conflicts, stats)
+
+
+def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,
+               *, where: str = "<tm_units>") -> MiningResult:
+    """Mine the (src_lang, tgt_lang) units of a tm_units frame (already restricted to a split)."""
+    return mine_corpus(corpus_from_units(units, src_lang, tgt_lang, where=where), params)
