@@ -8,6 +8,7 @@ keeps ``es-LA`` distinct from ``es-419`` and ``zh`` distinct from ``zh-CN``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _SUBTAG_RE = re.compile(r"^[A-Za-z0-9]{1,8}$")
@@ -51,8 +52,11 @@ def normalise_tag(tag: str) -> str:
     return "-".join(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def try_normalise(tag: str | None) -> str | None:
-    """``normalise_tag`` that returns None for a missing or unreadable tag (callers reject the unit)."""
+    """``normalise_tag`` that returns None for a missing or unreadable tag (callers reject the unit).
+
+    Memoised: a TM has a handful of distinct tags and the ingest calls this twice per unit."""
     if tag is None or not tag.strip():
         return None
     try:

@@ -8,9 +8,7 @@ Python dict of hash -> unit_id would cost ~150 bytes a unit (~150 MB at 1M units
 
 from __future__ import annotations
 
-import hashlib
 import os
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +18,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
+from pipelines.unit_hash import unit_hash
 
-BATCH_ROWS = 20_000
+__all__ = ["BatchWriter", "DuplicateIndex", "arrow_schema", "mark_duplicates", "replace", "unit_hash"]
+
+BATCH_ROWS = 5_000
 UNIT_COLUMNS = list(TM_UNITS_SCHEMA)
 REJECT_COLUMNS = list(TM_REJECTS_SCHEMA)
 
@@ -31,27 +32,16 @@ def arrow_schema(schema: dict[str, pl.DataType]) -> pa.Schema:
     return pl.DataFrame(schema=schema).to_arrow().schema
 
 
-def _norm(text: str | None) -> str:
-    if not text:
-        return ""
-    return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def unit_hash(src_lang_norm: str | None, tgt_lang_norm: str | None, source: str, target: str | None) -> str:
-    """sha256 over NFC, whitespace-collapsed language pair, source and target (the dedup key)."""
-    joined = "\x1f".join((_norm(src_lang_norm), _norm(tgt_lang_norm), _norm(source), _norm(target)))
-    return hashlib.sha256(joined.encode("utf-8")).hexdigest()
-
-
 class BatchWriter:
     """Rows (tuples in column order) -> a Parquet file, one row group per ``BATCH_ROWS`` rows."""
 
-    def __init__(self, path: Path, schema: dict[str, pl.DataType]) -> None:
+    def __init__(self, path: Path, schema: dict[str, pl.DataType], compression: str = "zstd") -> None:
         self.path = path
         self.schema = arrow_schema(schema)
         self.rows: list[tuple[Any, ...]] = []
         self.count = 0
-        self._writer = pq.ParquetWriter(path, self.schema, compression="zstd")
+        self._writer = pq.ParquetWriter(path, self.schema, compression=compression,
+                                        compression_level=1 if compression == "zstd" else None)
 
     def add(self, row: tuple[Any, ...]) -> None:
         self.rows.append(row)
@@ -111,7 +101,7 @@ def mark_duplicates(phase1: Path, final: Path, index: DuplicateIndex) -> int:
     schema = source.schema_arrow
     dup_col = schema.get_field_index("duplicate_of")
     id_col = schema.get_field_index("unit_id")
-    writer = pq.ParquetWriter(final, schema, compression="zstd")
+    writer = pq.ParquetWriter(final, schema, compression="zstd", compression_level=1)
     offset = 0
     try:
         for batch in source.iter_batches(batch_size=BATCH_ROWS):

@@ -42,6 +42,10 @@ class TranslationUnit:
     props: list[tuple[str, str]] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     domain: str | None = None
+    # Optional precomputed dedup key (pipelines.unit_hash over the normalised tags, source, target):
+    # the TMX reader fills it in its worker processes so the ingest's main process need not; None
+    # means "compute it". Whoever edits source/target/tags of a unit must reset it to None.
+    unit_hash: str | None = None
 
 
 @dataclass(slots=True)

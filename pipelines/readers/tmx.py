@@ -19,9 +19,11 @@ from typing import Any, BinaryIO, ClassVar, Iterator
 
 from lxml import etree
 
+from pipelines.langtags import try_normalise
 from pipelines.readers import safexml
 from pipelines.readers.base import Reject, TranslationUnit
 from pipelines.readers.inline import TMX_SPEC, InlineError, Numbering, render
+from pipelines.unit_hash import unit_hash
 
 _XML_LANG = safexml.XML_LANG
 DOMAIN_PROPS = frozenset({"x-domain", "domain", "subject", "x-subject"})
@@ -176,7 +178,7 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
         unit_id = "h" + hashlib.sha256(joined.encode()).hexdigest()[:16]
     if not targets:
         return [(unit_id, src_lang, None, source, None, source_markup, None, line, created, changed,
-                 creator, note, None, props, [], domain)]
+                 creator, note, None, props, [], domain, None)]
     out: list[Row] = []
     for i in targets:
         items, tuv = tuvs[i]
@@ -195,8 +197,9 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
         if len(tuv) > 1:
             unit_props = props + [(f"tuv:{_tag(c)}:{c.get('type') or ''}", c.text or "")
                                   for c in tuv if _tag(c) in ("prop", "note")]
+        digest = unit_hash(try_normalise(src_lang), try_normalise(langs[i]), source, target)  # here: in the worker
         out.append((unit_id, src_lang, langs[i], source, target, source_markup, target_markup, line,
-                    unit_created, unit_changed, unit_creator, note, None, unit_props, [], domain))
+                    unit_created, unit_changed, unit_creator, note, None, unit_props, [], domain, digest))
     return out
 
 

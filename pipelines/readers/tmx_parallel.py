@@ -12,6 +12,7 @@ truncated unit) is always parsed that sequential way.
 
 from __future__ import annotations
 
+import gc
 import mmap
 import multiprocessing
 from collections import deque
@@ -74,6 +75,7 @@ def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: byte
     with open(path, "rb") as handle:
         handle.seek(start)
         data = handle.read(end - start)
+    gc.disable()  # rows are acyclic; the cyclic GC would only re-scan the growing list
     try:
         root = safexml.parse_bytes(prologue + data + closing, name)
         header = TmxHeader(next((c for c in root if _tag(c) == "header"), None))
@@ -81,6 +83,8 @@ def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: byte
         rows = [row for tu in body if _tag(tu) == "tu" for row in tu_rows(tu, header, line_offset)]
     except Exception as exc:  # noqa: BLE001 - any failure means: re-parse this region sequentially
         return [], f"{type(exc).__name__}: {exc}"
+    finally:
+        gc.enable()
     return rows, None
 
 

@@ -11,7 +11,7 @@ import pytest
 from pipelines import tm_writer
 from pipelines.ingest import domain_from_path, ingest_files
 from pipelines.tm_schema import REJECT_RAW_MAX_CHARS, TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
-from pipelines.tm_writer import unit_hash
+from pipelines.unit_hash import unit_hash
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "readers"
 ALL_FIXTURES = sorted(p for p in FIXTURES.iterdir() if p.is_file())

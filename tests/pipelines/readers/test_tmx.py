@@ -78,3 +78,13 @@ def test_wrong_root_is_an_error(fixtures: Path, tmp_path: Path) -> None:
     wrong.write_bytes((fixtures / "inline_codes.xlf").read_bytes())
     _units, _rejects, errors = read_all(wrong)
     assert len(errors) == 1 and "root element is <xliff>" in str(errors[0].error)
+
+
+def test_precomputed_unit_hash_matches_the_ingest_key(fixtures: Path) -> None:
+    from pipelines.langtags import try_normalise
+    from pipelines.unit_hash import unit_hash
+
+    units = [u for u in read_all(fixtures / "multilingual.tmx")[0] if u.target is not None]
+    assert units and all(u.unit_hash for u in units)
+    for u in units:
+        assert u.unit_hash == unit_hash(try_normalise(u.src_lang), try_normalise(u.tgt_lang), u.source, u.target)
