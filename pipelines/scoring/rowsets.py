@@ -28,7 +28,7 @@ import polars as pl
 from pipelines.conventions.compiled import Compiled, Entry
 from pipelines.conventions.factors import required_factors
 from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
-from pipelines.conventions.matching import find_plain
+from pipelines.conventions.matching import rows_containing
 from pipelines.rules.registry import RULES
 from pipelines.scoring.multifind import EMPTY, ROWS_DTYPE, literal_rows
 
@@ -89,6 +89,10 @@ class Column:
             if mode == "typographic":  # casefold in Python (polars has no casefold), table in Rust
                 caseless = self.folded("caseless")
                 self._folded[mode] = pl.Series(caseless, dtype=pl.Utf8).str.replace_many(_TYPO_KEYS, _TYPO_VALUES).to_list()
+            elif mode == "exact":
+                self._folded[mode] = [t if t is not None else "" for t in self.texts]
+            elif mode == "caseless":
+                self._folded[mode] = [t.casefold() if t is not None else "" for t in self.texts]
             else:
                 self._folded[mode] = [fold_text(t, mode) if t is not None else "" for t in self.texts]
         return self._folded[mode]
@@ -123,10 +127,8 @@ class Column:
         folded = self.folded(entry.mode)
         if entry.pattern is not None:
             search = entry.pattern.search
-            return np.fromiter((r for r in base if search(folded[r])), dtype=ROWS_DTYPE)
-        term = entry.folded or ""
-        return np.fromiter((r for r in base if term in folded[r] and find_plain(folded[r], term, first_only=True)),
-                           dtype=ROWS_DTYPE)
+            return np.array([r for r in base.tolist() if search(folded[r])], dtype=ROWS_DTYPE)
+        return np.array(rows_containing(folded, base.tolist(), entry.folded or ""), dtype=ROWS_DTYPE)
 
 
 def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | None]:

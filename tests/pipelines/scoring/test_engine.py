@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -94,3 +95,28 @@ def test_engine_equals_reference(
             row = rows[(system, conv.convention_id)]
             assert (row["scored"], row["passed"], row["missing"]) == (scored, passed, missing), (conv, system)
     assert seen_failures == set(failures)
+
+
+def test_worker_processes_give_identical_tables() -> None:
+    """Row slices scored in separate processes sum to exactly the single-process result."""
+    rng = random.Random(3)
+    convs = [
+        Convention(dimension="term:a", rule="term", src="air", expected_terms=["masse d'air"], wrong_variants=["masse"], match_mode=mode)
+        for mode in MODES
+    ] + [
+        Convention(dimension="punct:x", rule="forbidden", wrong_variants=[r"[\u00a0 ]:"], regex=True),
+        Convention(dimension="number:fr", rule="numeric", params={"decimal": ","}),
+        Convention(dimension="casing:s", rule="casing", params={"style": "sentence"}, match_mode="caseless"),
+        Convention(dimension="placeholder:p", rule="placeholder"),
+    ]
+    src = {f"s{i}": " ".join(rng.choices(WORDS, k=6)) for i in range(60)}
+    systems = {
+        "a": {k: " ".join(rng.choices(WORDS, k=6)) for k in src if rng.random() < 0.9},
+        "b": {k: v.upper() for k, v in src.items()},
+    }
+    one = score_systems(convs, src, systems, workers=1)
+    two = score_systems(convs, src, systems, workers=2)
+    assert one.scores.equals(two.scores)
+    assert one.failures.equals(two.failures)
+    assert one.coverage.equals(two.coverage)
+    assert one.dimension_scores.equals(two.dimension_scores)
