@@ -3,7 +3,7 @@
 It stands in for the EXTERNAL endpoint (as a real llama.cpp server does in test_openai_real_server.py),
 not for any of our code: the backend under test speaks real HTTP to it. Replies are
 ``echo:<last prompt line>``; ``script`` is a queue of behaviours consumed one per request:
-``("status", code, retry_after)``, ``("sleep", seconds)``, ``("garbage",)``.
+``("status", code, retry_after)``, ``("sleep", seconds)``, ``("garbage",)``, ``("reply", text, finish_reason)``.
 """
 
 from __future__ import annotations
@@ -56,12 +56,15 @@ def _handler(state: StubState) -> type[BaseHTTPRequestHandler]:
             if action[0] == "garbage":
                 self._send(200, b"not json")
                 return
-            if self.path.endswith("/chat/completions"):
-                last = body["messages"][-1]["content"].splitlines()[-1]
-                choice: dict[str, Any] = {"message": {"role": "assistant", "content": f"echo:{last}"}}
+            chat = self.path.endswith("/chat/completions")
+            if action[0] == "reply":
+                text, finish = action[1], action[2]
+            elif chat:
+                text, finish = "echo:" + body["messages"][-1]["content"].splitlines()[-1], "stop"
             else:
-                choice = {"text": f" echo:{body['prompt'].splitlines()[-2]}"}
-            choice["finish_reason"] = "stop"
+                text, finish = " echo:" + body["prompt"].splitlines()[-2], "stop"
+            choice: dict[str, Any] = {"message": {"role": "assistant", "content": text}} if chat else {"text": text}
+            choice["finish_reason"] = finish
             self._send(200, {"choices": [choice], "usage": {"prompt_tokens": 10, "completion_tokens": 3}})
 
     return Handler
