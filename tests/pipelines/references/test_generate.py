@@ -10,7 +10,12 @@ from pipelines.errors import InputError
 from pipelines.generation.cache import GenerationCache
 from pipelines.generation.openai_compat import OpenAICompatBackend
 from pipelines.metaeval.metrics import ReferenceSet
-from pipelines.references.generate import generate_references, load_reference_set, read_references, write_references
+from pipelines.references.generate import (
+    generate_references,
+    load_reference_set,
+    read_references,
+    write_references,
+)
 from tests.pipelines.generation.stub_server import stub_server
 
 ANSWER = ("Here you go:\n1. It is raining today.\n2. It is raining today.\n3. Today it pours with rain.\n"
