@@ -27,6 +27,7 @@ ASSET_MODULES: list[str] = [
     "assets.scoring",
     "assets.metaeval",
     "assets.evaluation",
+    "assets.generation",
 ]
 
 

@@ -50,7 +50,7 @@ class CaseCounts:
         table[rule] = table.get(rule, 0) + 1
 
 
-class _Folds:
+class Folds:
     """A unit's texts folded once per match mode (many rules share a mode)."""
 
     def __init__(self) -> None:
@@ -84,7 +84,7 @@ class TriggerIndex:
                                                           matchkind=ahocorasick_rs.MatchKind.Standard), idx)
                         for mode, idx in plain.items()}
 
-    def triggered(self, source: str, folds: _Folds) -> list[int]:
+    def triggered(self, source: str, folds: Folds) -> list[int]:
         hits = set(self.always)
         for i in self.regex:
             cc = self.compiled[i]
@@ -110,7 +110,7 @@ def find_cases(rules: Sequence[Convention], units: Sequence[Unit], outputs: Mapp
         output = outputs.get(unit.unit_id)
         if output is None:
             continue
-        folds = _Folds()  # per unit: the source, reference and output, once per mode
+        folds = Folds()  # per unit: the source, reference and output, once per mode
         for rule in index.triggered(unit.source, folds):
             cc = compiled[rule]
             counts.bump(counts.triggered, rule)

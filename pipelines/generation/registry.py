@@ -33,5 +33,10 @@ def make_backend(name: str, options: Mapping[str, Any] | None = None) -> Backend
     unknown = sorted(set(given) - set(allowed))
     if unknown:
         raise ConfigError(f"backend {name!r} does not take option(s) {unknown}; it takes {allowed}")
+    required = [f.name for f in dataclasses.fields(BACKENDS[name])
+                if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    absent = [k for k in required if k not in given]
+    if absent:
+        raise ConfigError(f"backend {name!r} needs option(s) {absent}")
     backend: Backend = BACKENDS[name](**given)
     return backend
