@@ -25,7 +25,7 @@ from pipelines.langtags import try_normalise
 from pipelines.readers.base import Reject, TranslationUnit
 from pipelines.readers.registry import FileError, FileStart, iter_sources
 from pipelines.tm_schema import REJECT_RAW_MAX_CHARS, TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
-from pipelines.tm_writer import BatchWriter, DuplicateIndex, mark_duplicates, replace
+from pipelines.tm_writer import BatchWriter, DuplicateIndex, lean_arrow_memory, mark_duplicates, replace
 from pipelines.unit_hash import unit_hash
 
 
@@ -163,7 +163,7 @@ def ingest_files(
     ``workers`` processes parse big TMX files. Tables are written in batches and replaced atomically.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".ingest-", dir=out_dir) as tmp:
+    with lean_arrow_memory(), tempfile.TemporaryDirectory(prefix=".ingest-", dir=out_dir) as tmp:
         tmp_dir = Path(tmp)
         units = BatchWriter(tmp_dir / "units.phase1.parquet", TM_UNITS_SCHEMA, compression="none")  # re-read once
         rejects = BatchWriter(tmp_dir / "tm_rejects.parquet", TM_REJECTS_SCHEMA)

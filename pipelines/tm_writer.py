@@ -8,9 +8,10 @@ Python dict of hash -> unit_id would cost ~150 bytes a unit (~150 MB at 1M units
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import polars as pl
@@ -20,11 +21,33 @@ import pyarrow.parquet as pq
 from pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
 from pipelines.unit_hash import unit_hash
 
-__all__ = ["BatchWriter", "DuplicateIndex", "arrow_schema", "mark_duplicates", "replace", "unit_hash"]
+__all__ = ["BatchWriter", "DuplicateIndex", "arrow_schema", "lean_arrow_memory", "mark_duplicates", "replace",
+           "unit_hash"]
 
 BATCH_ROWS = 5_000
 UNIT_COLUMNS = list(TM_UNITS_SCHEMA)
 REJECT_COLUMNS = list(TM_REJECTS_SCHEMA)
+
+
+@contextlib.contextmanager
+def lean_arrow_memory() -> Iterator[None]:
+    """Use jemalloc (memory returned to the OS at once) instead of mimalloc while ingesting.
+
+    Measured on a 200k-unit ingest: streaming the Parquet passes left ~70 MB more resident under
+    mimalloc's retention than under jemalloc with zero decay. Process-wide while active (pyarrow has
+    one default pool); buffers always return to the pool that allocated them, so switching is safe.
+    """
+    previous = pa.default_memory_pool()
+    try:
+        pool = pa.jemalloc_memory_pool()
+        pa.jemalloc_set_decay_ms(0)
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        pool = pa.system_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(previous)
 
 
 def arrow_schema(schema: dict[str, pl.DataType]) -> pa.Schema:
@@ -97,7 +120,7 @@ def mark_duplicates(phase1: Path, final: Path, index: DuplicateIndex) -> int:
     referenced = np.zeros(n, dtype=bool)
     referenced[first[is_dup]] = True
     ids: dict[int, str] = {}  # only rows that some later row duplicates
-    source = pq.ParquetFile(phase1)
+    source = pq.ParquetFile(phase1, pre_buffer=False)  # pre-buffering keeps the whole file in memory
     schema = source.schema_arrow
     dup_col = schema.get_field_index("duplicate_of")
     id_col = schema.get_field_index("unit_id")
@@ -119,6 +142,7 @@ def mark_duplicates(phase1: Path, final: Path, index: DuplicateIndex) -> int:
             offset += size
     finally:
         writer.close()
+        source.close()
     return int(is_dup.sum())
 
 

@@ -13,7 +13,6 @@ truncated unit) is always parsed that sequential way.
 from __future__ import annotations
 
 import gc
-import mmap
 import multiprocessing
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,6 +29,7 @@ PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than i
 CHUNK_BYTES = 2 << 20
 MAX_CHUNK_BYTES = 64 << 20  # no boundary found this far: parse the rest sequentially (bounded memory)
 _BOUNDARY = b"</tu>"
+_SCAN_BLOCK = 64 << 10
 
 ChunkResult = tuple[list[Row], str | None]
 
@@ -48,24 +48,32 @@ class _Concat:
         return self._handle.read(size)
 
 
-def _prologue(mm: mmap.mmap, name: str) -> tuple[int, bytes] | None:
-    """(end offset of the <body> start tag, closing tags) when the file can be chunked, else None."""
-    if mm[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in mm[:4]:
+def _prologue(handle: BinaryIO) -> tuple[bytes, bytes] | None:
+    """(bytes up to the end of the <body> start tag, closing tags) when the file can be chunked."""
+    head = handle.read(_SCAN_BLOCK)
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in head[:4]:
         return None  # UTF-16/32: a byte scan for ``</tu>`` does not apply
-    body = mm.find(b"<body")
-    end = mm.find(b">", body) if body >= 0 else -1
-    if end < 0 or mm[end - 1:end] == b"/":
+    while True:
+        body = head.find(b"<body")
+        end = head.find(b">", body) if body >= 0 else -1
+        if end >= 0 or len(head) > MAX_CHUNK_BYTES:
+            break
+        more = handle.read(_SCAN_BLOCK)
+        if not more:
+            break
+        head += more
+    if end < 0 or head[end - 1:end] == b"/":
         return None
     parser = safexml.pull_parser()
     try:
-        parser.feed(mm[: end + 1])
+        parser.feed(head[: end + 1])
         names = [(el.prefix, safexml.local_name(el.tag)) for _ev, el in parser.read_events()]
     except etree.XMLSyntaxError:
         return None  # the sequential parse reports it with the right line
     if len(names) < 2 or names[0][1] != "tmx" or names[-1][1] != "body":
         return None
     closing = "".join(f"</{p}:{n}>" if p else f"</{n}>" for p, n in (names[-1], names[0]))
-    return end + 1, closing.encode("ascii")
+    return head[: end + 1], closing.encode("ascii")
 
 
 def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: bytes, name: str,
@@ -88,15 +96,33 @@ def _parse_chunk(path: str, start: int, end: int, prologue: bytes, closing: byte
     return rows, None
 
 
-def _chunks(mm: mmap.mmap, start: int) -> Iterator[tuple[int, int]]:
-    size = len(mm)
+def _chunks(handle: BinaryIO, start: int, size: int) -> Iterator[tuple[int, int, int]]:
+    """(start, end, newlines) of consecutive chunks of about CHUNK_BYTES ending just after ``</tu>``.
+
+    Plain reads, not mmap: mapped file pages count in the process's RSS, which would then grow with
+    the file. Stops (leaving the rest to the sequential parse) at the last boundary or after
+    MAX_CHUNK_BYTES without one.
+    """
     pos = start
+    handle.seek(pos)
     while pos + CHUNK_BYTES < size:
-        found = mm.find(_BOUNDARY, pos + CHUNK_BYTES, min(size, pos + MAX_CHUNK_BYTES))
-        if found < 0:
-            return
-        yield pos, found + len(_BOUNDARY)
-        pos = found + len(_BOUNDARY)
+        data = handle.read(CHUNK_BYTES)
+        newlines, length, tail = data.count(b"\n"), len(data), data[-(len(_BOUNDARY) - 1):]
+        while True:
+            block = handle.read(_SCAN_BLOCK)
+            if not block or length > MAX_CHUNK_BYTES:
+                return
+            found = (tail + block).find(_BOUNDARY)
+            if found >= 0:
+                used = found + len(_BOUNDARY) - len(tail)  # a boundary may straddle the two reads
+                end = pos + length + used
+                yield pos, end, newlines + block[:used].count(b"\n")
+                handle.seek(end)
+                pos = end
+                break
+            newlines += block.count(b"\n")
+            length += len(block)
+            tail = block[-(len(_BOUNDARY) - 1):]
 
 
 def read_tmx_file(path: Path, name: str, workers: int = 2) -> Iterator[TranslationUnit | Reject]:
@@ -105,18 +131,18 @@ def read_tmx_file(path: Path, name: str, workers: int = 2) -> Iterator[Translati
         with open(path, "rb") as handle:
             yield from iter_tmx(handle, name)
         return
-    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        plan = _prologue(mm, name)
+    size = path.stat().st_size
+    with open(path, "rb") as handle, open(path, "rb") as scan:
+        plan = _prologue(scan)
         if plan is None:
             yield from iter_tmx(handle, name)
             return
-        body_end, closing = plan
-        prologue = mm[:body_end]
+        prologue, closing = plan
         prologue_lines = prologue.count(b"\n")
         base = prologue_lines  # newlines before the next chunk to submit
-        resume, resume_base = body_end, base
+        resume, resume_base = len(prologue), base
         pending: deque[tuple[int, int, Future[ChunkResult]]] = deque()
-        chunks = _chunks(mm, body_end)
+        chunks = _chunks(scan, len(prologue), size)
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         try:
             def submit() -> bool:
@@ -124,10 +150,10 @@ def read_tmx_file(path: Path, name: str, workers: int = 2) -> Iterator[Translati
                 nxt = next(chunks, None)
                 if nxt is None:
                     return False
-                start, end = nxt
+                start, end, newlines = nxt
                 future = executor.submit(_parse_chunk, str(path), start, end, prologue, closing, name,
                                          base - prologue_lines)
-                base += mm[start:end].count(b"\n")
+                base += newlines
                 pending.append((end, base, future))
                 return True
 

@@ -5,7 +5,6 @@ Chunk sizes are shrunk so a small file spans many chunks; worker processes are r
 
 from __future__ import annotations
 
-import mmap
 from pathlib import Path
 
 import pytest
@@ -55,11 +54,12 @@ def tricky_tmx(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("kind", sorted(INJECTIONS))
 def test_parallel_equals_sequential(tmp_path: Path, small_chunks: None, kind: str) -> None:
     path = make_tmx(tmp_path, kind)
-    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        plan = tmx_parallel._prologue(mm, str(path))
+    with open(path, "rb") as handle:
+        plan = tmx_parallel._prologue(handle)
         assert plan is not None
         false_end = path.read_bytes().index(b"</tu> ") + len(b"</tu>")
-        assert false_end in {end for _start, end in tmx_parallel._chunks(mm, plan[0])}  # really proposed
+        ends = {end for _start, end, _n in tmx_parallel._chunks(handle, len(plan[0]), path.stat().st_size)}
+        assert false_end in ends  # the false boundary really is proposed
     expected = sequential(path)
     got = list(tmx_parallel.read_tmx_file(path, str(path), workers=2))
     assert len(expected) == 300
@@ -87,3 +87,22 @@ def test_registry_uses_workers_for_big_files(tricky_tmx: Path, small_chunks: Non
     labels = {label for label, _record in iter_units(tricky_tmx, workers=2)}
     assert labels == {str(tricky_tmx)}
     assert sum(1 for _ in iter_units(tricky_tmx, workers=2)) == len(sequential(tricky_tmx))
+
+
+@pytest.mark.parametrize("block", [3, 7, 64])
+def test_chunk_scan_boundaries_and_newlines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """Chunks are contiguous, each ends just after ``</tu>`` (also when it straddles two reads), and
+    their newline counts are exact (they give every unit its absolute line)."""
+    monkeypatch.setattr(tmx_parallel, "CHUNK_BYTES", 500)
+    monkeypatch.setattr(tmx_parallel, "_SCAN_BLOCK", block)
+    path = write_synthetic_tmx(tmp_path / "s.tmx", 60)
+    data = path.read_bytes()
+    with open(path, "rb") as handle:
+        prologue, _closing = tmx_parallel._prologue(handle) or (b"", b"")
+        chunks = list(tmx_parallel._chunks(handle, len(prologue), len(data)))
+    assert prologue.endswith(b"<body>") and len(chunks) > 10
+    position = len(prologue)
+    for start, end, newlines in chunks:
+        assert start == position and data[end - 5:end] == b"</tu>"
+        assert newlines == data[start:end].count(b"\n")
+        position = end
