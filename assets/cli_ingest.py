@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(f"units read {summary.units_read:,} = kept {summary.units_kept:,} + rejected {summary.units_rejected:,}"
           f"   (duplicates marked: {summary.duplicates:,})")
+    if summary.language_pairs:
+        print("language pairs: " + ", ".join(f"{k} {v:,}" for k, v in sorted(summary.language_pairs.items())))
     if summary.reject_reasons:
         reasons = dict(summary.reject_reasons)
         print("reject reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
