@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     summary = ingest_files(list(args.files), client=args.client, out_dir=args.out, workers=args.workers)
     rows: list[dict[str, Any]] = [
-        {"file": f.source_file, "format": f.format, "kept": f.kept, "rejected": f.rejected, "error": f.error or ""}
+        {"file": f.source_file, "format": f.format, "kept": f.kept, "rejected": f.rejected,
+         "error": (f.error or "").removeprefix(f"{f.source_file}:")}  # the file is already in its column
         for f in summary.per_file
     ]
     print(text_table(rows, ["file", "format", "kept", "rejected", "error"]))
