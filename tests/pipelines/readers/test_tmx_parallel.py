@@ -106,3 +106,10 @@ def test_chunk_scan_boundaries_and_newlines(tmp_path: Path, monkeypatch: pytest.
         assert start == position and data[end - 5:end] == b"</tu>"
         assert newlines == data[start:end].count(b"\n")
         position = end
+
+
+def test_utf16_falls_back_to_the_sequential_parse(small_chunks: None) -> None:
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "readers" / "utf16_bom.tmx"
+    with open(path, "rb") as handle:
+        assert tmx_parallel._prologue(handle) is None  # a byte scan for b"</tu>" cannot work on UTF-16
+    assert list(tmx_parallel.read_tmx_file(path, str(path), workers=2)) == sequential(path)
