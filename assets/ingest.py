@@ -84,7 +84,7 @@ def tm_ingest(context: AssetExecutionContext, settings: HousestyleSettings) -> I
                      f"{summary.duplicates:,} duplicates marked")
 
     per_file = [{"file": Path(f.source_file).name, "format": f.format, "kept": f.kept, "rejected": f.rejected,
-                 "error": f.error or ""} for f in summary.per_file]
+                 "error": (f.error or "").removeprefix(f"{f.source_file}:")} for f in summary.per_file]
     units_preview = pl.scan_parquet(units_path).head(10).collect() if units_path.exists() else pl.DataFrame()
     if "source_file" in units_preview.columns:  # the folder is the same for every row: show the file name
         units_preview = units_preview.with_columns(pl.col("source_file").str.split("/").list.last())
