@@ -16,6 +16,7 @@ module joins the graph with one registry line; its fields are set per run throug
 
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import polars as pl
 from dagster import (
     AssetExecutionContext,
+    BetaWarning,
     ConfigurableResource,
     MaterializeResult,
     MetadataValue,
@@ -119,45 +121,49 @@ def _pair(rules: list[Convention]) -> tuple[str | None, str | None]:
     return (min(src) if len(src) == 1 else None), (min(tgt) if len(tgt) == 1 else None)
 
 
-@asset(partitions_def=CLIENTS, group_name="contrast", deps=["tm_units"], output_required=False,
-       resource_defs={"generator": GeneratorResource()}, kinds={"polars", "parquet"})
-def contrast_outputs(context: AssetExecutionContext, settings: HousestyleSettings,
-                     generator: GeneratorResource) -> Iterator[MaterializeResult]:
-    """A generic system's outputs for the client's TM sources (cached; only what is missing is generated)."""
-    client = context.partition_key
-    units_path = settings.tm_units_path(client)
-    if not units_path.is_file():
-        context.log.warning(f"no tm_units for {client}: nothing to contrast")
-        return
-    rules, origin = term_rules_for(settings, client)
-    units, src, tgt = units_from_frame(pl.read_parquet(units_path), *_pair(rules))
-    systems = generator.systems(settings.client_dir(client) / "generic", tgt)
-    if not systems:
-        context.log.warning(f"no generator for {client}: add inbox/{client}/generic/<system>.jsonl "
-                            "or configure the generator resource")
-        return
-    sample = sample_units(units, rules, mode=generator.sampling, max_sources=generator.max_sources)
-    context.log.info(f"{len(sample):,} of {len(units):,} {src}→{tgt} units ({generator.sampling}; "
-                     f"{len(rules)} {origin} term rules) × {len(systems)} generic system(s)")
-    cache, frames, per_system = generator.cache(settings.storage), [], []
-    for name, backend in systems:
-        run = translate({u.unit_id: u.source for u in sample}, backend, src_lang=src, tgt_lang=tgt, cache=cache)
-        backend.close()
-        frames.append(run.frame().with_columns(pl.lit(name).alias("system"), pl.lit(run.backend).alias("backend"),
-                                               pl.lit(run.model).alias("model"), pl.lit(run.template).alias("template")))
-        per_system.append({"system": name, "backend": run.backend, **run.counts, "calls": run.calls,
-                           "wall_s": round(run.wall_seconds, 2), "tokens_per_s": run.tokens_per_second})
-    refs = pl.DataFrame({"segment_id": [u.unit_id for u in sample], "source": [u.source for u in sample],
-                         "reference": [u.reference for u in sample]})
-    table = pl.concat(frames).join(refs, on="segment_id", how="left").rename({"segment_id": "unit_id"})
-    out_dir = settings.asset_dir("contrast_outputs", client)
-    table.write_parquet(out_dir / "outputs.parquet")
-    (out_dir / "summary.json").write_text(json.dumps({"client": client, "pair": f"{src}→{tgt}", "rules": origin,
-                                                      "systems": per_system}, indent=1) + "\n", encoding="utf-8")
-    yield MaterializeResult(metadata={
-        "path": MetadataValue.path(str(out_dir / "outputs.parquet")), "units": len(sample), "term_rules": origin,
-        "per_system": MetadataValue.md(md_table(per_system, ["system", "backend", "generated", "cached", "failed",
-                                                             "calls", "wall_s", "tokens_per_s"]))})
+# asset-level resource_defs is a Dagster beta parameter: its warning would reach every CLI user's stderr
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", BetaWarning)
+
+    @asset(partitions_def=CLIENTS, group_name="contrast", deps=["tm_units"], output_required=False,
+           resource_defs={"generator": GeneratorResource()}, kinds={"polars", "parquet"})
+    def contrast_outputs(context: AssetExecutionContext, settings: HousestyleSettings,
+                         generator: GeneratorResource) -> Iterator[MaterializeResult]:
+        """A generic system's outputs for the client's TM sources (cached; only what is missing is generated)."""
+        client = context.partition_key
+        units_path = settings.tm_units_path(client)
+        if not units_path.is_file():
+            context.log.warning(f"no tm_units for {client}: nothing to contrast")
+            return
+        rules, origin = term_rules_for(settings, client)
+        units, src, tgt = units_from_frame(pl.read_parquet(units_path), *_pair(rules))
+        systems = generator.systems(settings.client_dir(client) / "generic", tgt)
+        if not systems:
+            context.log.warning(f"no generator for {client}: add inbox/{client}/generic/<system>.jsonl "
+                                "or configure the generator resource")
+            return
+        sample = sample_units(units, rules, mode=generator.sampling, max_sources=generator.max_sources)
+        context.log.info(f"{len(sample):,} of {len(units):,} {src}→{tgt} units ({generator.sampling}; "
+                         f"{len(rules)} {origin} term rules) × {len(systems)} generic system(s)")
+        cache, frames, per_system = generator.cache(settings.storage), [], []
+        for name, backend in systems:
+            run = translate({u.unit_id: u.source for u in sample}, backend, src_lang=src, tgt_lang=tgt, cache=cache)
+            backend.close()
+            frames.append(run.frame().with_columns(pl.lit(name).alias("system"), pl.lit(run.backend).alias("backend"),
+                                                   pl.lit(run.model).alias("model"), pl.lit(run.template).alias("template")))
+            per_system.append({"system": name, "backend": run.backend, **run.counts, "calls": run.calls,
+                               "wall_s": round(run.wall_seconds, 2), "tokens_per_s": run.tokens_per_second})
+        refs = pl.DataFrame({"segment_id": [u.unit_id for u in sample], "source": [u.source for u in sample],
+                             "reference": [u.reference for u in sample]})
+        table = pl.concat(frames).join(refs, on="segment_id", how="left").rename({"segment_id": "unit_id"})
+        out_dir = settings.asset_dir("contrast_outputs", client)
+        table.write_parquet(out_dir / "outputs.parquet")
+        (out_dir / "summary.json").write_text(json.dumps({"client": client, "pair": f"{src}→{tgt}", "rules": origin,
+                                                          "systems": per_system}, indent=1) + "\n", encoding="utf-8")
+        yield MaterializeResult(metadata={
+            "path": MetadataValue.path(str(out_dir / "outputs.parquet")), "units": len(sample), "term_rules": origin,
+            "per_system": MetadataValue.md(md_table(per_system, ["system", "backend", "generated", "cached", "failed",
+                                                                 "calls", "wall_s", "tokens_per_s"]))})
 
 
 @asset(partitions_def=CLIENTS, group_name="contrast", deps=["contrast_outputs"], output_required=False,
