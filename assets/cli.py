@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
 from pipelines.errors import HousestyleError
@@ -21,6 +22,8 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_audit",
     "assets.cli_ui",
     "assets.cli_metaeval",
+    "assets.cli_mining",
+    "assets.cli_judge",
     "assets.cli_registration",
 ]
 
@@ -38,6 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point (`housestyle` in pyproject). Returns the exit code."""
+    # Dagster's beta/preview notices are for developers, not for someone running the command line
+    # (the same two categories pyproject's pytest settings ignore); matched by message so `ingest`
+    # need not import dagster.
+    warnings.filterwarnings("ignore", message=r".*is currently in (beta|preview)")
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
