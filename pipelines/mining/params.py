@@ -19,13 +19,16 @@ class MiningParams:
     # --- term rules ---------------------------------------------------------------------------
     term_max_words: int = 4  # longest source n-gram (words; hyphens inside a word do not count)
     term_min_support: int = 1  # units whose target holds the rendering
-    term_min_consistency: float = 0.6  # support / units whose source holds the term
+    term_min_consistency: float = 0.5  # support / units whose source holds the term
     term_min_dice: float = 0.25  # unit-level Dice of term and rendering (association)
     term_cooc_min_units: int = 3  # co-occurring target words become candidates from this many units
     term_cognate_similarity: float = 0.8  # rapidfuzz ratio above which a single word is a cognate
     term_singleton_max_words: int = 3  # a rule seen in ONE unit only for terms of at most this many words
     term_reverse_ratio: float = 0.5  # a rendering far more associated with another term is that term's
     term_compositional_support: int = 1  # multiword rules with support <= this must be compositional
+    term_stem_min_chars: int = 6  # one-word renderings sharing this long a stem join one rule
+    term_reverse_max_support: int = 5  # well-attested rules may share a rendering (outbreak/epidemic → épidémie)
+    term_compositional_dice: float = 0.7  # ... and so must weakly associated ones (disease control → contrôle)
     term_low_support: int = 2  # at or below this support a rule needs the stricter checks below
     term_low_support_min_align: float = 0.5  # share of the term's occurrences aligned to the rendering
     term_min_chars: int = 3  # shortest source term (characters)

@@ -12,6 +12,7 @@ by more than the tolerance, an extension only when it does not lower it by more.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -29,6 +30,7 @@ from pipelines.mining.term_candidates import Candidates, TermCandidate, extract,
 from pipelines.mining.tokens import tokenize
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
+_PLAIN_FORM = __import__("re").compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
 # Acronyms spelled like a function word (WHO, US, IT) trigger only when written in capitals.
 STOP_LIKE = frozenset(w.casefold() for w in __import__("spacy").blank("en").Defaults.stop_words)
 
@@ -157,10 +159,11 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
         key_hits[key] = np.asarray(sorted(units), dtype=np.int64)
     result = TermResult([], {}, [], Counter())
     choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
-    best_dice: dict[str, float] = {}  # rendering -> its strongest association with ANY source term
-    for choices in choices_of.values():
+    rivals: dict[str, list[tuple[float, str]]] = {}  # rendering -> (dice, term) of every term proposing it
+    for t, choices in choices_of.items():
         for c in choices:
-            best_dice[c.key] = max(best_dice.get(c.key, 0.0), c.dice)
+            rivals.setdefault(c.key, []).append((c.dice, t))
+    best_dice = {k: sorted(v, reverse=True)[:8] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
     word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
     for term in terms:
@@ -206,7 +209,20 @@ def compositional(term: str, key: str, word_keys: dict[str, set[str]]) -> bool:
     return True
 
 
-def _reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, float],
+def stem(term: str) -> str:
+    """English plural folded away (trials → trial, viruses → virus): a term and its plural are
+    one term when deciding whose rendering a target phrase is."""
+    for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
+        if term.endswith(suffix) and len(term) > len(suffix) + 2:
+            return term[: -len(suffix)] + repl
+    return term
+
+
+def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]]) -> float:
+    return max((d for d, t in best_dice.get(key, []) if stem(t) != stem(term)), default=0.0)
+
+
+def _reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
             lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> str | None:
     """Why a chosen (term, rendering) is not a rule (None when it is)."""
     vocabulary, word_keys = lexicon
@@ -217,8 +233,14 @@ def _reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, fl
         return "weak_low_support"
     if chosen.support <= 1 and len(term.split(" ")) > params.term_singleton_max_words:
         return "long_singleton"
-    if chosen.support <= params.term_compositional_support and " " in term and not compositional(term, chosen.key, word_keys):
+    if (" " in term and (chosen.support <= params.term_compositional_support or chosen.dice < params.term_compositional_dice)
+            and not compositional(term, chosen.key, word_keys)):
         return "not_compositional"
+    extra = content_words(chosen.key) - content_words(term)
+    if extra > (0 if chosen.support <= params.term_low_support else 1):
+        return "rendering_adds_words"  # "research efforts" → "efforts importants dans la recherche"
+    if not all(_PLAIN_FORM.fullmatch(f) for f in chosen.forms):
+        return "odd_rendering"  # "p.", fragments with punctuation
     if not covers(term, chosen.key):
         return "partial_rendering"
     words = term.split(" ")
@@ -230,16 +252,18 @@ def _reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, fl
         return "rare_gerund"  # "investigating", "patients showing": verbs unless well attested
     if not (term[0].isalnum() and term[-1].isalnum()):
         return "ragged_edge"
-    if chosen.dice < params.term_reverse_ratio * best_dice.get(chosen.key, 0.0):
+    if (chosen.support <= params.term_reverse_max_support
+            and chosen.dice < params.term_reverse_ratio * _rival_dice(term, chosen.key, best_dice)):
         return "rendering_belongs_to_other_term"  # competitive linking: santé publique ↔ public health
     return None
 
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
-            best_dice: dict[str, float], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
+            best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
             params: MiningParams, result: TermResult) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
+    chosen, chosen_units = _with_derivations(chosen, choices, s_units, key_hits, params)
     occurrences = cands.terms[term].occurrences
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
@@ -250,8 +274,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         stats[why] += 1
         return
     entry, is_regex = alternatives(chosen.forms)
-    evidence = np.intersect1d(s_units, key_hits[chosen.key], assume_unique=True)
-    counter = np.setdiff1d(s_units, key_hits[chosen.key], assume_unique=True)
+    evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     spelled = max(cands.terms[term].surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
     acronym = len(spelled) > 1 and spelled.isupper() and spelled.casefold() in STOP_LIKE
     conv = Convention(
@@ -264,6 +288,27 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     result.evidence[conv.convention_id] = (evidence.tolist(), counter.tolist())
     stats["rules"] += 1
     _conflict(term, choices, chosen, params, result, mandated=True)
+
+
+def _with_derivations(chosen: Choice, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
+                      params: MiningParams) -> tuple[Choice, np.ndarray]:
+    """Fold in aligned one-word renderings sharing a long stem with the chosen one (``épidémie`` /
+    ``épidémique`` for ``epidemic``, noun and adjective of one English word): one rule, alternatives."""
+    units = key_hits[chosen.key]
+    if " " in chosen.key:
+        return chosen, units
+    siblings = [c for c in choices if c.key != chosen.key and " " not in c.key and (c.aligned or c.cognate)
+                and len(os.path.commonprefix([c.key, chosen.key])) >= max(params.term_stem_min_chars,
+                                                                           0.8 * min(len(c.key), len(chosen.key)))]
+    if not siblings:
+        return chosen, units
+    for sib in siblings:
+        units = np.union1d(units, key_hits[sib.key])
+    joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
+    merged = Choice(chosen.key, sorted({f for c in [chosen, *siblings] for f in c.forms}), joint,
+                    joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
+                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate)
+    return merged, units
 
 
 def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningParams, result: TermResult,

@@ -112,7 +112,7 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
                     start=start, end=start + len(piece), norm=norm, is_word=_has_letter(norm),
                     is_stop=not acronym and (norm in stops or (len(norm) == 1 and not is_no_space_script(norm))),
                     is_hyphen=norm in ("-", "/", "'"),
-                    lemma=lemma if piece == tok.text else "", pos=pos,
+                    lemma=lemma if piece == tok.text and not acronym else "", pos=pos,  # MERS is not "mer"
                 ))
         yield toks
 
