@@ -62,8 +62,9 @@ def run_mine(args: argparse.Namespace) -> int:
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
     files, roots = _files(list(args.tm))
-    inputs = {f.as_posix() if f.is_absolute() else f.as_posix(): sha256_file(f) for f in files}
-    inputs = {Path(k).name if len(files) == 1 else k: v for k, v in sorted(inputs.items())}
+    # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
+    # path, so the same files mined from another checkout give the same set_version.
+    inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
     if len(files) == 1 and files[0].suffix == ".parquet":
         units = pl.read_parquet(files[0])
     else:

@@ -24,6 +24,7 @@ from assets.sensors import inbox_sensor
 
 ASSET_MODULES: list[str] = [
     "assets.ingest",
+    "assets.mining",
     "assets.scoring",
     "assets.metaeval",
     "assets.evaluation",

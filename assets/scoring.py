@@ -1,8 +1,9 @@
-"""convention_set, system_outputs and scoring_run for one client (SPEC.md §1, bottom of the graph).
+"""system_outputs and scoring_run for one client (SPEC.md §1, bottom of the graph).
 
-Until mining exists, a client's convention set is its authored rules (inbox/<client>/conventions/);
-they are published as a versioned set under rules_out/<client>/<set_version>/ and scored there. A
-client without conventions or without systems skips the dependent assets instead of failing.
+The convention set itself is the ``convention_set`` asset of assets/mining.py (mined candidates plus
+authored rules from inbox/<client>/conventions/, published under rules_out/<client>/<set_version>/);
+scoring_run scores the client's LATEST set. A client without a set or without systems skips the
+dependent assets instead of failing.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
@@ -16,9 +17,9 @@ from typing import Any
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
-from assets.convention_sets import publish_set, sha256_file
-from assets.inbox import input_files, system_files
-from assets.metadata import md_counts, md_table
+from assets.convention_sets import sha256_file
+from assets.inbox import system_files
+from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines.conventions.io import load_conventions
@@ -27,33 +28,6 @@ from pipelines.scoring.runs import score_into_set
 from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
-
-
-@asset(partitions_def=CLIENTS, group_name="conventions", deps=["tm_units"], output_required=False,
-       kinds={"polars", "parquet"})
-def convention_set(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
-    """The client's current convention set, published to rules_out/<client>/<set_version>/ (LATEST updated)."""
-    client = context.partition_key
-    files = input_files(settings.client_dir(client) / "conventions")
-    if not files:
-        context.log.warning(f"no convention set for {client}: add inbox/{client}/conventions/*.jsonl (or mine one)")
-        return
-    conventions = [conv for path in files for conv in load_conventions(path)]
-    inputs = {f"conventions/{p.relative_to(settings.client_dir(client) / 'conventions').as_posix()}": sha256_file(p)
-              for p in files}
-    published = publish_set(conventions, client=client, rules_out=settings.rules_out, inputs=inputs,
-                            extra_manifest={"origin": "authored"})
-    context.log.info(f"{published.conventions} conventions → {published.path}")
-    by_rule: dict[str, int] = {}
-    for conv in conventions:
-        by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
-    yield MaterializeResult(metadata={
-        "set_version": published.set_version,
-        "path": MetadataValue.path(str(published.path)),
-        "conventions": published.conventions,
-        "language_pairs": ", ".join(published.language_pairs),
-        "by_rule": md_counts(by_rule, "rule", "conventions"),
-    })
 
 
 def system_name(path: Path) -> str:

@@ -7,8 +7,8 @@ never sees gold.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import polars as pl
 

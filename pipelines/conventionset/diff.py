@@ -64,8 +64,8 @@ def _show(conv: Convention) -> str:
 
 
 def render(diff: SetDiff) -> str:
-    lines = [f"added {len(diff.added)}, removed {len(diff.removed)}, changed {len(diff.changed)}, "
-             f"evidence changed {len(diff.evidence_changed)}"]
+    lines = [(f"added {len(diff.added)}, removed {len(diff.removed)}, changed {len(diff.changed)}, "
+             f"evidence changed {len(diff.evidence_changed)}")]
     lines += [f"+ {_show(c)}" for c in diff.added]
     lines += [f"- {_show(c)}" for c in diff.removed]
     for a, b in diff.changed:

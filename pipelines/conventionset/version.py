@@ -7,10 +7,11 @@ inputs' hashes, the code version and the mining parameters; first 16 hex digits.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pipelines.conventions.model import Convention, canonical_json
 

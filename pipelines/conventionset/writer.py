@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import polars as pl
 
@@ -68,7 +69,8 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
     manifest = {
         "format": SET_FORMAT, "set_version": version, "client": client, "code_version": code_version(),
-        "language_pairs": [f"{src_lang}→{tgt_lang}"], "src_lang": src_lang, "tgt_lang": tgt_lang,
+        "language_pairs": sorted({f"{c.src_lang or '*'}→{c.tgt_lang or '*'}" for c in conventions}),
+        "src_lang": src_lang, "tgt_lang": tgt_lang,
         "split": split, "inputs": dict(sorted(inputs.items())), "params": dict(params),
         "conventions": len(conventions), "by_rule": dict(sorted(by_rule.items())),
         "conflicts": conflicts.height, "evidence_rows": evidence.height, "stats": result.stats,

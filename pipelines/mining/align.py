@@ -9,7 +9,7 @@ aligned units, which is why very large TMs align a bounded sample (``term_max_un
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -45,7 +45,7 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
             diag[ii < 0] = p_null
         else:
             diag = np.ones(len(ii))
-        pe.append(ee); pf.append(ff); pj.append(jj + offset); pi.append(ii); prior.append(diag)  # noqa: E702
+        pe.append(ee); pf.append(ff); pj.append(jj + offset); pi.append(ii); prior.append(diag)
         offset += m
     if not pe:
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]

@@ -8,7 +8,7 @@ Aho–Corasick (ahocorasick_rs) finds all patterns in one pass per text: linear 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import ahocorasick_rs
 

@@ -7,7 +7,8 @@ their support, and whether a rule was still emitted (a clear majority) or not.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pipelines.conventions.model import Convention, canonical_json
 

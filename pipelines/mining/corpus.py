@@ -7,7 +7,6 @@ Rows are sorted by unit_id so the result never depends on file order (determinis
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import polars as pl
 

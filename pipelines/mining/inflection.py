@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from pipelines.conventions.matching import is_no_space_script, is_word_char
 
@@ -26,7 +26,7 @@ def _bounded(char: str) -> bool:
 
 def alternatives(forms: Iterable[str]) -> tuple[str, bool]:
     """(entry, is_regex): the single form as a plain string, else a bounded regex of all forms."""
-    unique = sorted(set(f for f in forms if f))
+    unique = sorted({f for f in forms if f})
     if not unique:
         raise ValueError("no forms")
     if len(unique) == 1:

@@ -7,8 +7,9 @@ and complete in the evidence table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from pipelines.conventions.model import Convention
 
@@ -30,6 +31,17 @@ class MiningResult:
     evidence: list[dict[str, str]]  # rows: convention_id, unit_id, role (evidence | counter)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
+
+
+def from_rows(conventions: Sequence[Convention], rows: Sequence[dict[str, str]], unit_ids: Sequence[str]) -> list[Mined]:
+    """Rebuild Mined items from stored evidence rows (unit ids back to corpus indices)."""
+    index = {u: i for i, u in enumerate(unit_ids)}
+    evidence: dict[str, tuple[list[int], list[int]]] = {c.convention_id: ([], []) for c in conventions}
+    for row in rows:
+        pair = evidence.get(row["convention_id"])
+        if pair is not None and row["unit_id"] in index:
+            pair[0 if row["role"] == "evidence" else 1].append(index[row["unit_id"]])
+    return [Mined(c, *evidence[c.convention_id]) for c in conventions]
 
 
 def merge(mined: Sequence[Mined], unit_ids: Sequence[str]) -> tuple[list[Convention], list[dict[str, str]]]:

@@ -8,7 +8,8 @@ checker and keeps when support and consistency pass the thresholds.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 
@@ -45,18 +46,25 @@ PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]
 }
 
 
-def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
-    mined: list[Mined] = []
-    stats: dict[str, object] = {"units": len(corpus)}
-    if not len(corpus):
-        return MiningResult([], [], [], stats)
+# The three candidate groups of SPEC §1 (assets term_candidates / pattern_candidates / rule_candidates).
+PATTERN_FAMILIES = ("typography", "quotes", "casing")
+RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
+
+
+def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any]]:
+    """Term rules with their evidence, conflicts and filter counts."""
     terms = mine_terms(corpus, params)
-    for conv in terms.conventions:
-        evidence, counter = terms.evidence[conv.convention_id]
-        mined.append(Mined(conv, evidence, counter))
-    stats["term"] = terms.stats
+    mined = [Mined(conv, *terms.evidence[conv.convention_id]) for conv in terms.conventions]
+    return mined, terms.conflicts, {"term": terms.stats}
+
+
+def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
+    """Proposed conventions of the named families, measured on the units, kept when they pass."""
+    mined: list[Mined] = []
+    stats: dict[str, Any] = {}
     indices = verification_sample(corpus, params.verify_max_units)
-    for name, (propose, thresholds) in PROPOSERS.items():
+    for name in names:
+        propose, thresholds = PROPOSERS[name]
         min_support, min_consistency = thresholds(params)
         proposed, kept = propose(corpus, indices, params), 0
         for conv in proposed:
@@ -65,11 +73,27 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> Mining
                 mined.append(Mined(finish(result), result.evidence, result.counter))
                 kept += 1
         stats[name] = {"proposed": len(proposed), "kept": kept}
-    conventions, evidence = merge(mined, corpus.unit_ids)
-    conflicts = sorted(terms.conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
-    stats["by_rule"] = dict(sorted(Counter(c.rule for c in conventions).items()))
-    stats["conflicts"] = len(conflicts)
+    return mined, stats
+
+
+def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: list[str],
+            stats: dict[str, Any]) -> MiningResult:
+    """convention_candidates: merged, deterministic, with conflicts reported."""
+    conventions, evidence = merge(mined, unit_ids)
+    conflicts = sorted(term_conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
+    stats = {**stats, "by_rule": dict(sorted(Counter(c.rule for c in conventions).items())), "conflicts": len(conflicts)}
     return MiningResult(conventions, evidence, conflicts, stats)
+
+
+def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
+    stats: dict[str, Any] = {"units": len(corpus)}
+    if not len(corpus):
+        return MiningResult([], [], [], stats)
+    mined, conflicts, term_stats = term_group(corpus, params)
+    pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
+    rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
+    return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
+                   {**stats, **term_stats, **pattern_stats, **rule_stats})
 
 
 def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,

@@ -10,8 +10,8 @@ trimmed of closed-class edge words (determiners, prepositions, elided articles s
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from pipelines.mining.align import Links
 from pipelines.mining.params import MiningParams
@@ -152,9 +152,7 @@ def nominal(pos_seqs: Counter[str]) -> bool:
     good = 0
     for seq, count in pos_seqs.items():
         tags = seq.split(" ")
-        if tags == [""]:
-            good += count
-        elif (tags[0] in CONTENT_POS and (len(tags) == 1 or any(t in ("NOUN", "PROPN") for t in tags))
+        if tags == [""] or (tags[0] in CONTENT_POS and (len(tags) == 1 or any(t in ("NOUN", "PROPN") for t in tags))
               and not any(t in ("VFIN", "AUX") for t in tags)):
             good += count
     return good * 2 > total

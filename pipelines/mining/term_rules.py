@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -168,7 +168,7 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
     for term in terms:
         if term not in choices_of:
-            result.stats["no_source_hit"] += 1  # type: ignore[index]
+            result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
                 params, result)

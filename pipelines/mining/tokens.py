@@ -8,9 +8,10 @@ never words. One ``Language`` object per language is built once and reused (buil
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Any
 
 import spacy
 from spacy.language import Language
@@ -93,7 +94,8 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
     nlp = pipeline if pipeline is not None else blank(lang)
     stops = nlp.Defaults.stop_words
     masked = (mask(t) for t in texts)
-    docs = nlp.pipe(masked, batch_size=256) if pipeline is not None else nlp.tokenizer.pipe(masked, batch_size=batch_size)
+    tokenizer: Any = nlp.tokenizer
+    docs = nlp.pipe(masked, batch_size=256) if pipeline is not None else tokenizer.pipe(masked, batch_size=batch_size)
     for doc in docs:
         toks: list[Tok] = []
         for tok in doc:
@@ -101,9 +103,9 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
                 continue
             lemma = fold_count(tok.lemma_) if pipeline is not None else ""
             pos = tok.pos_ if pipeline is not None else ""
-            if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm") and "Past" in tok.morph.get("Tense"):
+            if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm", []) and "Past" in tok.morph.get("Tense", []):
                 pos = "ADJ"  # past participles modify nouns in terms (cas confirmés, personnes hospitalisées)
-            elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm"):
+            elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm", []):
                 pos = "VFIN"  # a finite verb makes a clause, never a term
             for start, piece in _pieces(tok.idx, tok.text):
                 norm = fold_count(piece)

@@ -11,7 +11,13 @@ import re
 from pipelines.conventions.model import Convention
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import Family, Variant, count_variants, dominant, family_convention
+from pipelines.mining.patterns.base import (
+    Family,
+    Variant,
+    count_variants,
+    dominant,
+    family_convention,
+)
 
 MQM_QUOTES = "Linguistic conventions/Punctuation"
 STRAIGHT = '(?<![=\\w])"[^"<>=\\n]{1,200}"'
