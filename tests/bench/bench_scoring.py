@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import time
 from pathlib import Path
 
@@ -104,6 +105,13 @@ def peak_rss_mb() -> tuple[float, float]:
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
+def _cpu_seconds() -> float:
+    """User+system CPU of this process (all threads) and of its finished child processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def naive_loop(convs: list[Convention], sources: dict[str, str], outputs: dict[str, str]) -> int:
     """The straightforward reference: every convention × every segment through ``check_item``."""
     failures = 0
@@ -122,6 +130,7 @@ def main() -> None:
     parser.add_argument("--segments", type=int, default=1_000_000)
     parser.add_argument("--conventions", type=int, default=1000)
     parser.add_argument("--slice", type=int, default=10_000, help="segments for the naive loop")
+    parser.add_argument("--workers", type=int, default=None, help="engine worker processes (default: auto)")
     args = parser.parse_args()
     t0 = time.perf_counter()
     sources, outputs, src_words, tgt, wrong = make_data(args.segments)
@@ -129,21 +138,26 @@ def main() -> None:
     rss_data, _ = peak_rss_mb()
     print(f"data: {args.segments:,} segments × {len(convs):,} conventions generated in {time.perf_counter() - t0:.1f} s; "
           f"RSS {rss_data:,.0f} MB; cores visible: {os.cpu_count()}")
-    t1 = time.perf_counter()
-    result = score_systems(convs, sources, {"sys": outputs})
-    engine_s = time.perf_counter() - t1
+    t1, cpu1 = time.perf_counter(), _cpu_seconds()
+    result = score_systems(convs, sources, {"sys": outputs}, workers=args.workers)
+    engine_s, engine_cpu = time.perf_counter() - t1, _cpu_seconds() - cpu1
     _, peak = peak_rss_mb()
-    print(f"engine: {engine_s:.1f} s end to end; scored items {int(result.scores['scored'].sum()):,}; "
-          f"failures {result.failures.height:,}; peak RSS {peak:,.0f} MB (+{peak - rss_data:,.0f} MB over the data)")
+    child_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"engine: {engine_s:.1f} s end to end (wall), {engine_cpu:.1f} s CPU (all processes and threads); "
+          f"scored items {int(result.scores['scored'].sum()):,}; failures {result.failures.height:,}; "
+          f"peak RSS parent {peak:,.0f} MB (+{peak - rss_data:,.0f} MB over the data), largest worker {child_peak:,.0f} MB; "
+          f"load average at the end {os.getloadavg()[0]:.1f}")
     keys = list(sources)[: args.slice]
-    t2 = time.perf_counter()
+    t2, cpu2 = time.perf_counter(), _cpu_seconds()
     naive_failures = naive_loop(convs, {k: sources[k] for k in keys}, outputs)
-    naive_s = time.perf_counter() - t2
+    naive_s, naive_cpu = time.perf_counter() - t2, _cpu_seconds() - cpu2
     scaled = naive_s * args.segments / len(keys)
+    scaled_cpu = naive_cpu * args.segments / len(keys)
     engine_slice = score_systems(convs, {k: sources[k] for k in keys}, {"sys": {k: outputs[k] for k in keys}})
     assert engine_slice.failures.height == naive_failures, "engine and naive loop disagree on the slice"
-    print(f"naive per-convention loop: {naive_s:.1f} s on {len(keys):,} segments → {scaled:,.0f} s scaled to "
-          f"{args.segments:,}; speed-up {scaled / engine_s:,.0f}× (slice failures agree: {naive_failures:,})")
+    print(f"naive per-convention loop: {naive_s:.1f} s wall / {naive_cpu:.1f} s CPU on {len(keys):,} segments → "
+          f"{scaled:,.0f} s wall / {scaled_cpu:,.0f} s CPU scaled to {args.segments:,}; speed-up {scaled / engine_s:,.0f}× "
+          f"wall, {scaled_cpu / engine_cpu:,.0f}× CPU (slice failures agree: {naive_failures:,})")
 
 
 if __name__ == "__main__":
