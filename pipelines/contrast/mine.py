@@ -25,12 +25,13 @@ from pipelines.contrast.analysis import (
     in_span,
 )
 from pipelines.contrast.cases import Case, CaseCounts, Unit, compile_rules, find_cases
-from pipelines.contrast.demote import Usage, majority, noise_reason, tm_usage
+from pipelines.contrast.demote import Usage, majority, noise_reason, relation, tm_usage
 from pipelines.contrast.params import DEFAULT_CONTRAST_PARAMS, ContrastParams
 from pipelines.conventions.folding import fold_text
 from pipelines.conventions.model import Convention
 
 CONTRAST_FORMAT = "housestyle-contrast/1"
+GRAMMAR = ("inflection", "function_words")  # same term, other grammar: demoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ class Occurrence:
     key: str  # typographic fold of the alternative ("" = omission)
     lemma_key: str | None  # its content lemmas: the forms of one variant are grouped by them
     noise: str | None
-    inflection: bool | None  # None: no lemmatiser for this language
+    relation: str | None  # to the mandated term: format / inflection / function_words / partial / insertion
     reference_term: str
 
 
@@ -70,12 +71,12 @@ def _occurrences(cases: Sequence[Case], units: Mapping[str, Unit], outputs: Mapp
             continue
         term_toks = in_span(ref, case.ref_start, case.ref_end)
         n_content = sum(t.is_content for t in term_toks)
-        mandated, written = content_lemmas(term_toks), content_lemmas(ext.tokens)
-        inflection = None if mandated is None or written is None else (bool(written) and mandated == written)
+        written = content_lemmas(ext.tokens)
         lemma_key = "lemmas:" + " ".join(written) if written else None
-        found.append(Occurrence(case, ext, fold_text(ext.text, "typographic"), lemma_key,
-                                noise_reason(ext, n_content, params), inflection,
-                                units[case.unit_id].reference[case.ref_start:case.ref_end]))
+        reference_term = units[case.unit_id].reference[case.ref_start:case.ref_end]
+        rel = relation(term_toks, reference_term, ext.tokens, ext.text) if ext.text else None
+        noise = noise_reason(ext, n_content, params) or (rel if rel in ("partial", "insertion") else None)
+        found.append(Occurrence(case, ext, fold_text(ext.text, "typographic"), lemma_key, noise, rel, reference_term))
     return found
 
 
@@ -94,10 +95,10 @@ def _combine(usages: Sequence[Usage]) -> Usage:
                  tuple(x for u in usages for x in u.examples)[:3])
 
 
-def _decide(noise: str | None, inflection: bool, used: int, params: ContrastParams) -> tuple[str, list[str]]:
+def _decide(noise: str | None, grammar: str | None, used: int, params: ContrastParams) -> tuple[str, list[str]]:
     reasons = [f"noise:{noise}"] if noise else []
-    if inflection:
-        reasons.append("inflection")
+    if grammar:
+        reasons.append(grammar)
     if used >= params.tm_min_units:
         reasons.append("client_uses")
     return ("demoted" if reasons else "kept"), reasons
@@ -116,9 +117,12 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
     cases, counts = find_cases(term_rules, units, outputs)
     occurrences = _occurrences(cases, by_id, outputs, tgt_lang, params)
     groups: dict[tuple[int, str], list[Occurrence]] = {}
+    by_surface: dict[tuple[int, str], str] = {}  # one surface = one group even if lemmas vary by context
     for occ in occurrences:
         if occ.key:
-            groups.setdefault((occ.case.rule_index, occ.lemma_key or occ.key), []).append(occ)
+            index = occ.case.rule_index
+            group = by_surface.setdefault((index, occ.key), occ.lemma_key or occ.key)
+            groups.setdefault((index, group), []).append(occ)
     recurring = {k: v for k, v in groups.items() if len({o.case.unit_id for o in v}) >= params.min_support}
     compiled = compile_rules(term_rules)
     keys = sorted(recurring, key=lambda k: (term_rules[k[0]].dimension, k[1]))
@@ -133,8 +137,8 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
         surface = variant_forms[0]
         rule = term_rules[key[0]]
         noise = majority((o.noise for o in occs), params.noise_share)
-        inflection = majority(("inflection" if o.inflection else None for o in occs), params.noise_share) is not None
-        status, reasons = _decide(noise, inflection, used.units, params)
+        grammar = majority((o.relation if o.relation in GRAMMAR else None for o in occs), params.noise_share)
+        status, reasons = _decide(noise, grammar, used.units, params)
         src_key = fold_text(rule.src or "", "typographic")
         rows.append({
             "convention_id": rule.convention_id, "dimension": rule.dimension, "src": rule.src,
@@ -144,6 +148,8 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
             "support": len({o.case.unit_id for o in occs}),
             "unit_ids": sorted({o.case.unit_id for o in occs}), "status": status, "reason": reasons[0] if reasons else None,
             "reasons": reasons, "untranslated": bool(src_key) and any(o.key == src_key for o in occs),
+            "format": majority((o.relation if o.relation == "format" else None for o in occs),
+                               params.noise_share) is not None,
             "noise_share": sum(o.noise is not None for o in occs) / len(occs),
             "context_score": sum(o.extraction.context_score for o in occs) / len(occs),
             "tm_units": used.units, "tm_units_for_term": used.units_for_term, "tm_examples": list(used.examples),
@@ -166,7 +172,7 @@ CANDIDATE_SCHEMA: dict[str, pl.DataType] = {
     "reference_term": pl.Utf8(), "variant": pl.Utf8(), "forms": pl.List(pl.Utf8), "variant_key": pl.Utf8(),
     "support": pl.Int64(),
     "unit_ids": pl.List(pl.Utf8), "status": pl.Utf8(), "reason": pl.Utf8(), "reasons": pl.List(pl.Utf8),
-    "untranslated": pl.Boolean(), "noise_share": pl.Float64(), "context_score": pl.Float64(),
+    "untranslated": pl.Boolean(), "format": pl.Boolean(), "noise_share": pl.Float64(), "context_score": pl.Float64(),
     "tm_units": pl.Int64(), "tm_units_for_term": pl.Int64(), "tm_examples": pl.List(pl.Utf8), "example_unit": pl.Utf8(),
 }
 
@@ -176,11 +182,11 @@ def occurrence_frame(occurrences: Sequence[Occurrence], rules: Sequence[Conventi
     rows = [{"convention_id": rules[o.case.rule_index].convention_id, "dimension": rules[o.case.rule_index].dimension,
              "unit_id": o.case.unit_id, "expected": o.case.expected, "reference_term": o.reference_term,
              "variant": o.extraction.text, "start": o.extraction.start, "end": o.extraction.end,
-             "noise": o.noise, "inflection": o.inflection, "gap": o.extraction.gap,
+             "noise": o.noise, "relation": o.relation, "gap": o.extraction.gap,
              "context_score": o.extraction.context_score} for o in occurrences]
     schema = {"convention_id": pl.Utf8(), "dimension": pl.Utf8(), "unit_id": pl.Utf8(), "expected": pl.Utf8(),
               "reference_term": pl.Utf8(), "variant": pl.Utf8(), "start": pl.Int64(), "end": pl.Int64(),
-              "noise": pl.Utf8(), "inflection": pl.Boolean(), "gap": pl.Int64(), "context_score": pl.Float64()}
+              "noise": pl.Utf8(), "relation": pl.Utf8(), "gap": pl.Int64(), "context_score": pl.Float64()}
     return pl.DataFrame(rows, schema=schema)
 
 

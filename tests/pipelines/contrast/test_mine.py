@@ -39,7 +39,7 @@ def test_cases_follow_the_checker(result: ContrastResult) -> None:
     cases, counts = find_cases(rules, tm_units(), load_segments(FIX / "generic.jsonl"))
     assert sorted(c.unit_id for c in cases if c.rule_index == 0) == ["u01", "u02", "u03", "u04"]
     assert counts.agree == {0: 1, 1: 1} and counts.ref_lacks == {1: 1}  # u05, u10 agree; u15's reference lacks it
-    assert result.stats["term_rules"] == 2 and result.stats["cases"] == 10
+    assert result.stats["term_rules"] == 5 and result.stats["cases"] == 16
 
 
 def test_real_alternatives_are_kept_with_evidence(result: ContrastResult) -> None:
@@ -52,14 +52,22 @@ def test_real_alternatives_are_kept_with_evidence(result: ContrastResult) -> Non
 def test_inflection_client_usage_and_noise_are_demoted_with_reasons(result: ContrastResult) -> None:
     rows = by_variant(result)
     assert rows["distanciation social"]["reasons"] == ["inflection"]
+    assert rows["début d'avril"]["reasons"] == ["function_words"]  # same words, another preposition
+    assert rows["transmission"]["reason"] == "noise:partial"  # part of the term left out: an omission
     assert rows["flambée"]["reasons"] == ["client_uses"] and rows["flambée"]["tm_examples"] == ["u14"]
     noisy = [r for v, r in rows.items() if v.startswith("Hier soir")]
     assert len(noisy) == 1 and noisy[0]["status"] == "demoted" and noisy[0]["reason"] == "noise:too_long"
-    assert set(result.candidates["status"]) == {"kept", "demoted"} and result.stats["kept"] == 2
+    assert set(result.candidates["status"]) == {"kept", "demoted"} and result.stats["kept"] == 3
+
+
+def test_spacing_and_punctuation_variants_are_kept_as_format_alternatives(result: ContrastResult) -> None:
+    row = by_variant(result)["lopinavir / ritonavir"]
+    assert row["status"] == "kept" and row["format"] and row["support"] == 2
 
 
 def test_conventions_extend_the_term_rules(result: ContrastResult, tmp_path: Path) -> None:
     by_dim = {c.dimension: c for c in result.conventions}
+    assert set(by_dim) == {"term:social distancing", "term:outbreak", "term:lopinavir/ritonavir"}
     distancing, outbreak = by_dim["term:social distancing"], by_dim["term:outbreak"]
     assert distancing.wrong_variants == ["éloignement social"] and distancing.expected_terms == ["distanciation sociale"]
     assert outbreak.regex and outbreak.wrong_variants == [as_regex("éclosion", "caseless"), as_regex("éclosions", "caseless")]
@@ -81,10 +89,10 @@ def test_conventions_extend_the_term_rules(result: ContrastResult, tmp_path: Pat
 def test_fold_replaces_the_base_rule_and_reports_orphans(result: ContrastResult) -> None:
     rules = load_conventions(FIX / "rules.jsonl")
     merged, orphans = fold_contrast(rules, result.conventions)
-    assert [c.rule for c in merged] == ["term", "term", "placeholder"] and orphans == []
-    assert [c.origin for c in merged] == ["contrast", "contrast", "authored"]
+    assert [c.rule for c in merged] == ["term", "term", "placeholder", "term", "term", "term"] and orphans == []
+    assert [c.origin for c in merged] == ["contrast", "contrast", "authored", "contrast", "mined", "mined"]
     merged_again, orphans = fold_contrast(rules[1:], result.conventions)
-    assert len(merged_again) == 2 and [o.dimension for o in orphans] == ["term:social distancing"]
+    assert len(merged_again) == 5 and [o.dimension for o in orphans] == ["term:social distancing"]
 
 
 def test_forbidden_emission_and_support_threshold() -> None:
@@ -94,6 +102,7 @@ def test_forbidden_emission_and_support_threshold() -> None:
     assert {c.rule for c in forbidden.conventions} == {"forbidden"}
     assert all(not c.regex and c.mqm_category for c in forbidden.conventions)
     merged, _ = fold_contrast(rules, forbidden.conventions)
-    assert [c.rule for c in merged] == ["term", "forbidden", "term", "forbidden", "placeholder"]
+    assert [c.rule for c in merged] == ["term", "forbidden", "term", "forbidden", "placeholder", "term", "forbidden",
+                                        "term", "term"]
     strict = mine_contrast(rules, tm_units(), outputs, tgt_lang="fr", params=ContrastParams(min_support=3))
     assert strict.candidates.is_empty() and strict.conventions == []
