@@ -29,6 +29,7 @@ ASSET_MODULES: list[str] = [
     "assets.metaeval",
     "assets.evaluation",
     "assets.generation",
+    "assets.judge",
 ]
 
 
