@@ -1,0 +1,74 @@
+"""The miner never sees gold: no import of the registration code, and the output is byte-identical
+whether or not the gold/registration files can be opened (an audit hook forbids opening them)."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+
+HOOK = """
+import os, sys
+FORBIDDEN = [os.path.realpath(p) for p in os.environ["FORBIDDEN_PATHS"].split(os.pathsep)]
+def guard(event, args):
+    if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes)):
+        name = os.path.realpath(args[0].decode() if isinstance(args[0], bytes) else args[0])
+        if any(name == f or name.startswith(f + os.sep) for f in FORBIDDEN):
+            raise PermissionError("miner tried to open gold: " + name)
+sys.addaudithook(guard)
+from assets.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_no_mining_module_imports_registration() -> None:
+    for path in sorted((REPO_ROOT / "pipelines" / "mining").rglob("*.py")) + sorted(
+            (REPO_ROOT / "pipelines" / "conventionset").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n.startswith("pipelines.registration") for n in names), path
+
+
+def _mine(tm: Path, out: Path, cwd: Path, hooked: bool) -> subprocess.CompletedProcess[str]:
+    args = ["mine", str(tm), "--src", "en", "--tgt", "fr", "--client", "c", "--out", str(out)]
+    cmd = [sys.executable, "-c", HOOK, *args] if hooked else [sys.executable, "-m", "assets.cli", *args]
+    forbidden = [REPO_ROOT / "registrations", REPO_ROOT.parent / "shared" / "gold",
+                 REPO_ROOT.parent / "shared" / "data" / "tico19" / "terminologies"]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HOUSESTYLE_DATA": str(cwd / "no-such-data"),
+           "FORBIDDEN_PATHS": os.pathsep.join(str(p) for p in forbidden)}
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_output_identical_with_gold_hidden(tmp_path: Path) -> None:
+    tm = tmp_path / "tm.xliff"
+    tm.write_bytes((REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff").read_bytes())
+    normal = _mine(tm, tmp_path / "a", REPO_ROOT, hooked=False)
+    hidden_dir = tmp_path / "elsewhere"
+    hidden_dir.mkdir()
+    hidden = _mine(tm, tmp_path / "b", hidden_dir, hooked=True)
+    assert normal.returncode == 0, normal.stderr[-2000:]
+    assert hidden.returncode == 0, hidden.stderr[-2000:]
+    version = (tmp_path / "a" / "c" / "LATEST").read_text(encoding="utf-8")
+    assert version == (tmp_path / "b" / "c" / "LATEST").read_text(encoding="utf-8")
+    assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
+
+
+def test_the_guard_is_not_vacuous(tmp_path: Path) -> None:
+    registration = next((REPO_ROOT / "registrations").rglob("registration.json"), None)
+    if registration is None:
+        import pytest
+        pytest.skip("no registration in this checkout to prove the guard on")
+    done = _mine(registration, tmp_path / "x", tmp_path, hooked=True)
+    assert done.returncode != 0 and "tried to open gold" in done.stderr

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.mine import proposer_group
+from pipelines.mining.params import MiningParams
+from pipelines.mining.patterns.base import count_variants, dominant
+from pipelines.mining.patterns.casing import _TITLE_RE, learn_keep
+from pipelines.mining.patterns.typography import APOSTROPHE, BRACKETS
+from pipelines.scoring.check import check_item
+
+NB = "\u00a0"
+
+
+def _by_dimension(corpus: Corpus) -> dict[str, object]:
+    mined, _ = proposer_group(corpus, ("typography", "quotes", "casing"), MiningParams())
+    return {m.conv.dimension: m.conv for m in mined}
+
+
+def test_space_before_high_punctuation_is_learned_from_targets(tiny: Corpus) -> None:
+    rule = _by_dimension(tiny)["punct:space_before_high"]
+    assert rule.match_mode == "exact" and rule.extra["variant"] == "nbsp"
+    assert rule.support == 8 and rule.consistency == 1.0
+    assert check_item(rule, "Ready?", f"Prêt{NB}?").full_pass
+    for bad in ("Prêt ?", "Prêt?", "Prêt\u202f?"):
+        assert not check_item(rule, "Ready?", bad).full_pass
+    assert check_item(rule, "See https://x.org at 10:30", "Voir https://x.org à 10:30").full_pass
+
+
+def test_quotes_source_quoted_and_inner_space(tiny: Corpus) -> None:
+    rules = _by_dimension(tiny)
+    pair, inner = rules["quotes:source_quoted"], rules["quotes:guillemet_inner_space"]
+    source = 'Click "Save".'
+    assert check_item(pair, source, f"Cliquez sur «{NB}Enregistrer{NB}».").full_pass
+    assert not check_item(pair, source, "Cliquez sur Enregistrer.").full_pass
+    assert not check_item(inner, source, "Cliquez sur «Enregistrer».").full_pass
+    assert check_item(pair, "No quotes here.", "Pas de guillemets.") is None
+    assert check_item(rules["quotes:style"], '<a href="x">', '<a href="x">lien</a>').full_pass
+
+
+def test_ellipsis_and_casing(tiny: Corpus) -> None:
+    rules = _by_dimension(tiny)
+    assert not check_item(rules["punct:ellipsis"], "Loading...", "Chargement...").full_pass
+    assert check_item(rules["punct:ellipsis"], "Loading...", "Chargement…").full_pass
+    casing = rules["casing:title_to_sentence"]
+    assert "Firefox" in casing.params["keep"]
+    assert check_item(casing, "Open Firefox Settings", "Ouvrir les paramètres de Firefox").full_pass
+    assert not check_item(casing, "Open Firefox Settings", "Ouvrir Les Paramètres De Firefox").full_pass
+    assert check_item(casing, "Sign in to continue.", "Connectez-vous.") is None
+
+
+def test_title_source_regex() -> None:
+    assert _TITLE_RE.match("Manage Your Devices") and _TITLE_RE.match("Turn On Mozilla VPN?")
+    assert not _TITLE_RE.match("Manage your devices") and not _TITLE_RE.match("Settings")
+
+
+def test_keep_list_learns_names_and_copied_words() -> None:
+    keep = learn_keep(["Visit Tel Aviv", "x", "y"], ["Visitez Tel Aviv", "Ouvrir Firefox maintenant", "Lancer Firefox"],
+                      MiningParams())
+    assert {"Aviv", "Firefox"} <= set(keep) and "Ouvrir" not in keep
+
+
+def test_apostrophe_family_counts_and_dominates(make_corpus) -> None:
+    corpus = make_corpus([("x", f"l’objet n°{i} d’un jour") for i in range(6)] + [("y", "l'objet")])
+    occ, units = count_variants(APOSTROPHE, corpus.targets)
+    assert occ["typographic"] == 12 and occ["ascii"] == 1
+    assert dominant(occ, units, MiningParams()) == "typographic"
+    assert dominant(occ, units, MiningParams(pattern_min_consistency=0.95)) is None
+
+
+def test_fullwidth_brackets_for_chinese(make_corpus) -> None:
+    corpus = make_corpus([(f"see (note {i})", f"见（注{i}）") for i in range(6)], tgt="zh")
+    rules = _by_dimension(corpus)
+    rule = rules[BRACKETS.dimension]
+    assert rule.extra["variant"] == "fullwidth"
+    assert not check_item(rule, "see (x)", "见(注)").full_pass and check_item(rule, "see (x)", "见（注）").full_pass
+    assert "casing:title_to_sentence" not in rules  # uncased script

@@ -1,0 +1,51 @@
+"""The miner on the real Mozilla VPN XLIFF (the dev split): the patterned families it must find,
+checked with hand-made probes written for this test (not the gold probes)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from pipelines.ingest import domain_from_path, ingest_files
+from pipelines.mining.mine import mine_units
+from pipelines.scoring.check import check_item
+from tests.conftest import REPO_ROOT
+
+NB = "\u00a0"
+
+
+@pytest.fixture(scope="module")
+def vpn_rules(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    root = REPO_ROOT / "inbox" / "mozilla-fr" / "tm"
+    files = sorted(p for p in (root / "vpn").rglob("*.xliff"))
+    if not files:
+        pytest.skip("inbox/mozilla-fr/tm/vpn is not in this checkout")
+    out = tmp_path_factory.mktemp("vpn")
+    ingest_files(files, client="mozilla-fr", out_dir=out, domain_of=lambda p: domain_from_path(p, root))
+    result = mine_units(pl.read_parquet(out / "tm_units.parquet"), "en", "fr")
+    return {c.dimension: c for c in result.conventions if c.rule != "term"}
+
+
+def _passes(conv: object, source: str, output: str) -> bool:
+    verdict = check_item(conv, source, output)  # type: ignore[arg-type]
+    return verdict is None or verdict.full_pass
+
+
+def test_vpn_typography(vpn_rules: dict[str, object]) -> None:
+    apostrophe = vpn_rules["punct:apostrophe"]
+    assert _passes(apostrophe, "Get help", "Obtenir de l’aide") and not _passes(apostrophe, "Get help", "Obtenir de l'aide")
+    space = vpn_rules["punct:space_before_high"]
+    assert _passes(space, "Connect?", f"Se connecter{NB}?") and not _passes(space, "Connect?", "Se connecter ?")
+    ellipsis = vpn_rules["punct:ellipsis"]
+    assert _passes(ellipsis, "Loading…", "Chargement…") and not _passes(ellipsis, "Loading...", "Chargement...")
+
+
+def test_vpn_quotes_casing_and_names(vpn_rules: dict[str, object]) -> None:
+    quoted = vpn_rules["quotes:source_quoted"]
+    assert _passes(quoted, 'Tap "Connect"', f"Touchez «{NB}Connecter{NB}»")
+    assert not _passes(quoted, 'Tap "Connect"', 'Touchez "Connecter"')
+    casing = vpn_rules["casing:title_to_sentence"]
+    assert _passes(casing, "Manage Devices", "Gérer les appareils")
+    assert not _passes(casing, "Manage Devices", "Gérer Les Appareils")
+    firefox = vpn_rules["copy:Firefox"]
+    assert _passes(firefox, "Use Firefox", "Utiliser Firefox") and not _passes(firefox, "Use Firefox", "Utiliser firefox")

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from pipelines.mining.align import align
+from pipelines.mining.tokens import fold_count, mask, tokenize
+
+
+def test_hyphenated_tokens_split_so_parts_are_candidates() -> None:
+    toks = next(tokenize(["COVID-19 and self-isolation"], "en"))
+    assert [t.norm for t in toks] == ["covid", "-", "19", "and", "self", "-", "isolation"]
+    assert toks[0].start == 0 and toks[2].end == 8
+
+
+def test_acronym_spelled_like_a_stop_word_is_not_a_stop_word() -> None:
+    toks = next(tokenize(["WHO said who"], "en"))
+    assert [(t.norm, t.is_stop) for t in toks] == [("who", False), ("said", False), ("who", True)]
+
+
+def test_inline_codes_and_placeholders_are_masked_with_offsets_kept() -> None:
+    text = "Hello ⟨g1⟩%(name)s⟨/g1⟩ {count} https://x.org/a"
+    masked = mask(text)
+    assert len(masked) == len(text) and "name" not in masked and "x.org" not in masked and masked.startswith("Hello ")
+
+
+def test_counting_fold_matches_gold_readme_rules() -> None:
+    assert fold_count("L’Air\u00a0\u202f  Masse") == "l'air masse"
+
+
+def test_french_analysis_gives_lemmas_and_marks_participles_as_adjectives() -> None:
+    toks = next(tokenize(["Les cas confirmés et les masques."], "fr", analyse=True))
+    by_norm = {t.norm: t for t in toks}
+    assert by_norm["masques"].lemma == "masque"
+    assert by_norm["confirmés"].pos == "ADJ"
+
+
+def test_alignment_is_deterministic_and_links_repeated_pairs() -> None:
+    src = [["the", "fever", "is", "high"], ["fever", "and", "cough"], ["the", "cough"], ["high", "fever"]] * 3
+    tgt = [["la", "fièvre", "est", "élevée"], ["fièvre", "et", "toux"], ["la", "toux"], ["forte", "fièvre"]] * 3
+    first = align(src, tgt)
+    assert first == align(src, tgt)
+    assert (1, 1) in first[0]  # fever ↔ fièvre
+    assert (2, 2) in first[1]  # cough ↔ toux
