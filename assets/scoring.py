@@ -17,12 +17,12 @@ from typing import Any
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
-from assets.convention_sets import sha256_file
 from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines.conventions.io import load_conventions
+from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.runs import score_into_set
 from pipelines.segments import load_segments
