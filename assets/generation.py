@@ -46,7 +46,7 @@ from pipelines.generation.registry import make_backend
 from pipelines.generation.tasks import translate
 
 ENV_PREFIX = "HOUSESTYLE_GENERATOR_"
-MINED_TERMS = ("term_candidates", "conventions.jsonl")  # storage/<asset>/<client>/<file>, when the miner wrote it
+MINED_TERMS = "term_candidates"  # the miner's asset: <storage>/term_candidates/<client>/<src>__<tgt>/candidates.jsonl
 
 
 class GeneratorResource(ConfigurableResource):
@@ -107,10 +107,12 @@ class GeneratorResource(ConfigurableResource):
 
 
 def term_rules_for(settings: HousestyleSettings, client: str) -> tuple[list[Convention], str]:
-    """The client's required-term rules: the miner's term candidates when written, else the authored ones."""
-    mined = settings.storage / MINED_TERMS[0] / client / MINED_TERMS[1]
-    if mined.is_file():
-        return [c for c in load_conventions(mined) if c.rule == "term"], "mined"
+    """The client's required-term rules: the miner's term_candidates when materialised
+    (<storage>/term_candidates/<client>/<src>__<tgt>/candidates.jsonl), else the authored ones."""
+    mined = [p for p in sorted((settings.storage / MINED_TERMS).joinpath(client).glob("*/candidates.jsonl"))
+             if p.stat().st_size]
+    if mined:
+        return [c for path in mined for c in load_conventions(path, regex_guard=False) if c.rule == "term"], "mined"
     files = input_files(settings.client_dir(client) / "conventions")
     return [c for path in files for c in load_conventions(path) if c.rule == "term"], "authored"
 
@@ -125,7 +127,7 @@ def _pair(rules: list[Convention]) -> tuple[str | None, str | None]:
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", BetaWarning)
 
-    @asset(partitions_def=CLIENTS, group_name="contrast", deps=["tm_units"], output_required=False,
+    @asset(partitions_def=CLIENTS, group_name="contrast", deps=["tm_units", "term_candidates"], output_required=False,
            resource_defs={"generator": GeneratorResource()}, kinds={"polars", "parquet"})
     def contrast_outputs(context: AssetExecutionContext, settings: HousestyleSettings,
                          generator: GeneratorResource) -> Iterator[MaterializeResult]:
@@ -166,7 +168,7 @@ with warnings.catch_warnings():
                                                                  "calls", "wall_s", "tokens_per_s"]))})
 
 
-@asset(partitions_def=CLIENTS, group_name="contrast", deps=["contrast_outputs"], output_required=False,
+@asset(partitions_def=CLIENTS, group_name="contrast", deps=["contrast_outputs", "term_candidates"], output_required=False,
        kinds={"polars", "parquet"})
 def negative_candidates(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Recurring divergences of the generic system(s) around mandated terms → candidate banned variants."""

@@ -92,3 +92,22 @@ def test_resource_builds_backends(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HOUSESTYLE_GENERATOR_BASE_URL")
     with pytest.raises(ConfigError, match=r"needs option\(s\) \['base_url'\]"):
         GeneratorResource().systems(generic, "fr")
+
+
+def test_mined_term_candidates_are_preferred(dagster_home: Path, toy_settings: HousestyleSettings) -> None:
+    from assets.generation import term_rules_for
+
+    assert term_rules_for(toy_settings, "toy")[1] == "authored"
+    pair = toy_settings.storage / "term_candidates" / "toy" / "en__fr"
+    pair.mkdir(parents=True)
+    (pair / "candidates.jsonl").write_text(
+        '{"dimension": "term:social distancing", "rule": "term", "src": "social distancing", '
+        '"expected_terms": ["distanciation sociale"], "match_mode": "caseless", "origin": "mined", "dice": 0.9}\n',
+        encoding="utf-8")
+    (toy_settings.storage / "term_candidates" / "toy" / "de__fr").mkdir()
+    (toy_settings.storage / "term_candidates" / "toy" / "de__fr" / "candidates.jsonl").write_text("", encoding="utf-8")
+    rules, origin = term_rules_for(toy_settings, "toy")
+    assert origin == "mined" and [r.dimension for r in rules] == ["term:social distancing"]
+    assert run(toy_settings).success  # type: ignore[attr-defined]
+    kept = pl.read_parquet(toy_settings.storage / "negative_candidates" / "toy" / "candidates.parquet")
+    assert kept.filter(pl.col("status") == "kept")["variant"].to_list() == ["éloignement social"]
