@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                    seed=args.seed, n_bootstrap=args.bootstrap,
                    reference_systems=tuple(args.reference_systems or DEFAULT_REFERENCES),
                    exclude_systems=tuple(args.exclude_systems), conventions=args.conventions, llm=llm,
-                   analyses=not args.no_analyses, command="housestyle " + shlex.join(getattr(args, "argv", None) or sys.argv[1:]))
+                   analyses=not args.no_analyses, command=_command(args))
     try:
         outputs = run_judge(job, log=lambda m: print(m, file=sys.stderr, flush=True))
     finally:
@@ -83,6 +83,26 @@ def run(args: argparse.Namespace) -> int:
     print(text_table(eval_rows(outputs.table), EVAL_HEADERS))
     print(f"\nwrote {args.out / 'judge_eval.parquet'} and {args.out / 'judge_eval.md'} ({outputs.seconds:.0f}s)")
     return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (rebuilt from the parsed options, defaults included)."""
+    words = ["housestyle", "judge", "--train", str(args.train), "--test", str(args.test), "--criteria", args.criteria,
+             "--out", str(args.out)]
+    words += ["--sample", str(args.sample)] if args.sample is not None else []
+    words += ["--seed", str(args.seed), "--bootstrap", str(args.bootstrap)]
+    for name in args.reference_systems or ():
+        words += ["--reference-system", name]
+    for name in args.exclude_systems:
+        words += ["--exclude-system", name]
+    words += ["--conventions", str(args.conventions)] if args.conventions else []
+    if args.criteria != "deterministic":
+        words += ["--llm-criteria", str(args.llm_criteria)] if args.llm_criteria else []
+        words += ["--backend", args.backend, *[f"-o{k}={v}" for k, v in args.backend_options]]
+        words += ["--cache", str(args.cache)] if args.cache else []
+        words += ["--per-concept", str(args.per_concept)] + (["--no-zero-shot"] if args.no_zero_shot else [])
+    words += ["--no-analyses"] if args.no_analyses else []
+    return shlex.join(words)
 
 
 def _llm_settings(args: argparse.Namespace) -> Any:
@@ -108,7 +128,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     words = words if words[:1] == ["judge"] else ["judge", *words]
     args = parser.parse_args(words)
-    args.argv = words
     try:
         return int(args.func(args))
     except HousestyleError as error:

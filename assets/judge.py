@@ -12,8 +12,15 @@ with ``generator_options``; without one the asset reports that and runs nothing.
 # No `from __future__ import annotations`: dagster must see the real JudgeConfig class.
 import os
 from pathlib import Path
+from typing import Any
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from dagster import (
+    AssetExecutionContext,
+    Config,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
 
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
 from pipelines.judge.job import JudgeJob, default_llm_criteria, run_judge
@@ -37,7 +44,7 @@ class JudgeConfig(Config):
     n_bootstrap: int = 1000
     per_concept: int = 100
     generator_backend: str | None = None  # llamacpp | openai (default: $HOUSESTYLE_GENERATOR_BACKEND)
-    generator_options: dict[str, str] = {}
+    generator_options: dict[str, str] | None = None
 
     def resolved_data_dir(self) -> Path:
         if self.data_dir:
@@ -60,7 +67,7 @@ def _llm(config: JudgeConfig, storage: Path) -> LlmSettings | None:
     name = config.backend_name()
     if name is None:
         return None
-    backend = make_backend(name, dict(config.generator_options))
+    backend = make_backend(name, dict(config.generator_options or {}))
     return LlmSettings(backend=backend, criteria=default_llm_criteria(), cache=GenerationCache(storage / "generation_cache"),
                        per_concept=config.per_concept)
 
@@ -84,7 +91,7 @@ def acceptance_judgements(context: AssetExecutionContext, config: JudgeConfig,
         context.log.warning(message)
         return MaterializeResult(metadata={"status": "skipped: no generator", "reason": message})
     pairs = [(files[0], files[1])] + ([(files[1], files[0])] if config.both_directions else [])
-    metadata: dict[str, object] = {"status": "ok", "criteria": config.criteria}
+    metadata: dict[str, Any] = {"status": "ok", "criteria": config.criteria}
     tables = []
     try:
         for train, test in pairs:

@@ -59,7 +59,7 @@ def bootstrap_table(y: IntArray, predictions: Mapping[str, IntArray], seg_ids: S
     draws = {m: balanced_accuracy(y, p, weights) for m, p in predictions.items()} if weights is not None else {}
     rows = []
     n_segments = len(set(seg_ids))
-    for model, pred in predictions.items():
+    for model in predictions:
         low = high = g_low = g_high = float("nan")
         gain = point[model] - point[baseline] if baseline in point else float("nan")
         if weights is not None:
@@ -77,7 +77,7 @@ def split_segments(seg_ids: Sequence[Any], held_out: float, seed: int) -> tuple[
     distinct = np.array(sorted(set(seg_ids)))
     rng = np.random.default_rng(seed)
     rng.shuffle(distinct)
-    n_held = int(round(held_out * len(distinct)))
+    n_held = round(held_out * len(distinct))
     return set(distinct[n_held:].tolist()), set(distinct[:n_held].tolist())
 
 
@@ -99,7 +99,7 @@ def sample_efficiency(seg_ids: Sequence[Any], fit_predict: FitPredict, evaluate:
     segs = np.asarray(list(seg_ids))
     rows = []
     for fraction in fractions:
-        chosen = set(order[: max(2, int(round(fraction * len(order))))].tolist())
+        chosen = set(order[: max(2, round(fraction * len(order)))].tolist())
         mask = np.array([s in chosen for s in segs])
         figures = evaluate(fit_predict(mask, f"{fraction:g}"), f"{fraction:g}")
         for key, value in figures.items():

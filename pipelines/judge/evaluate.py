@@ -14,11 +14,11 @@ from typing import Any
 
 import polars as pl
 
+from pipelines.conventions.model import Convention
 from pipelines.judge.adequacy import adequacy_features
 from pipelines.judge.criteria import TRANSFORMS, CriteriaSet, expand_features
 from pipelines.judge.samples import Samples
 from pipelines.judge.scs import scs_verdicts
-from pipelines.conventions.model import Convention
 
 ANSWER_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "seg_id": pl.Int64(), "concept": pl.Utf8(), "question": pl.Utf8(), "answer": pl.Float64(),

@@ -18,7 +18,13 @@ import polars as pl
 
 from pipelines.judge.criteria import CriteriaSet, load_criteria, merge, save_criteria
 from pipelines.judge.prepare import LanguageData, LlmSettings, Log, prepare_language
-from pipelines.judge.report import cost_markdown, curve_markdown, eval_markdown, importance_markdown, label_rule
+from pipelines.judge.report import (
+    cost_markdown,
+    curve_markdown,
+    eval_markdown,
+    importance_markdown,
+    label_rule,
+)
 from pipelines.judge.run import JUDGE_EVAL_SCHEMA, judge_transfer, models_folder
 from pipelines.judge.samples import DEFAULT_REFERENCES
 
@@ -111,13 +117,14 @@ def _language_files(data: LanguageData, out: Path) -> list[Path]:
 
 
 def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.DataFrame,
-              results: list[tuple[str, str, object]], cost: pl.DataFrame | None, wall: dict[str, float]) -> str:
+              results: Sequence[tuple[str, str, object]], cost: pl.DataFrame | None, wall: dict[str, float]) -> str:
     parts = [f"# Acceptance judge: train {train.lp} → test {test.lp} ({job.criteria})", ""]
     if job.command:
         parts += [f"Command: `{job.command}`", ""]
-    parts += [label_rule(), f"Samples: {train.lp} {train.vectors.height}, {test.lp} {test.vectors.height} "
-              f"(seed {job.seed}); by-segment bootstrap, {job.n_bootstrap} resamples; gains paired on the same "
-              "resamples. Primary model: logistic_regression (named in advance).", "", eval_markdown(table), ""]
+    samples_line = (f"Samples: {train.lp} {train.vectors.height}, {test.lp} {test.vectors.height} (seed {job.seed}); "
+                    f"by-segment bootstrap, {job.n_bootstrap} resamples; gains paired on the same resamples. "
+                    "Primary model: logistic_regression (named in advance).")
+    parts += [label_rule(), samples_line, "", eval_markdown(table), ""]
     for label, mode, evaluation in results:
         curve = getattr(evaluation, "curve", None)
         if curve is not None:

@@ -100,8 +100,10 @@ def plan_calls(samples: pl.DataFrame, criteria: CriteriaSet, mode: str, src_lang
     concepts = criteria.of_kind("llm")
     groups: list[list[Concept]] = [concepts] if mode == "joint" else [[c] for c in concepts]
     calls = []
-    for system, seg_id, source, target in samples.select("system", "seg_id", "source", "target").iter_rows():
-        for group in groups:
+    # Concept-major order: consecutive calls share the prompt prefix (instructions + few-shot block),
+    # which llama.cpp keeps in its KV cache, so only the sample part is processed again.
+    for group in groups:
+        for system, seg_id, source, target in samples.select("system", "seg_id", "source", "target").iter_rows():
             items = tuple((c.id, q.id) for c in group for q in c.questions)
             texts = [q.text for c in group for q in c.questions]
             variables = {"source": source, "translation": target, "src_lang": src_lang, "tgt_lang": tgt_lang,

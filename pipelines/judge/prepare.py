@@ -16,10 +16,21 @@ import polars as pl
 
 from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache
-from pipelines.judge.criteria import CriteriaSet, load_criteria
-from pipelines.judge.evaluate import KEYS, answers_json, concept_vectors, deterministic_answers, raw_deterministic
+from pipelines.judge.criteria import CriteriaSet, load_criteria, merge
+from pipelines.judge.evaluate import (
+    KEYS,
+    answers_json,
+    concept_vectors,
+    deterministic_answers,
+    raw_deterministic,
+)
 from pipelines.judge.llm import ask_acceptable, ask_criteria
-from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_samples, stratified_sample
+from pipelines.judge.samples import (
+    DEFAULT_REFERENCES,
+    Samples,
+    load_samples,
+    stratified_sample,
+)
 from pipelines.judge.scs import load_default_conventions
 
 CRITERIA_MODES = ("deterministic", "llm", "both")
@@ -100,12 +111,10 @@ def prepare_language(path: Path | str, *, criteria: str, sample: int | None = No
                                pl.lit(1).cast(pl.Int64).alias("answers"))
             data.cost = pl.concat([data.cost, cost]) if data.cost.height else cost
             log(f"{samples.lp}: zero-shot {summary.counts} in {summary.wall_seconds:.0f}s")
-    all_criteria = det if criteria == "deterministic" else llm.criteria if criteria == "llm" else None
-    if all_criteria is None:
-        from pipelines.judge.criteria import merge
-
-        assert llm is not None
-        all_criteria = merge("both", det, llm.criteria)
+    if criteria == "deterministic" or llm is None:
+        all_criteria = det
+    else:
+        all_criteria = llm.criteria if criteria == "llm" else merge("both", det, llm.criteria)
     answers = pl.concat(parts)
     data.vectors = _vectors(keys, answers, all_criteria, ("deterministic", "llm"))
     return data

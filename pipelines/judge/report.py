@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import polars as pl
@@ -17,7 +18,7 @@ def _interval(point: object, low: object, high: object, signed: bool = False) ->
     if point is None:
         return ""
     text = f"{point:+.3f}" if signed and isinstance(point, float) else _f(point)
-    if isinstance(low, float) and isinstance(high, float) and low == low and high == high:
+    if isinstance(low, float) and isinstance(high, float) and not (math.isnan(low) or math.isnan(high)):
         text += f" [{low:+.3f}, {high:+.3f}]" if signed else f" [{low:.3f}, {high:.3f}]"
     return text
 

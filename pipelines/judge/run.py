@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -24,10 +25,17 @@ from pipelines.judge.analyses import (
 from pipelines.judge.criteria import CriteriaSet
 from pipelines.judge.features import feature_columns, matrix, standardise
 from pipelines.judge.prepare import LanguageData
-from pipelines.judge.transfer import BASELINE, MODEL_NAMES, PRIMARY_MODEL, TrainedJudge, fit_model, train_all
+from pipelines.judge.transfer import (
+    BASELINE,
+    MODEL_NAMES,
+    PRIMARY_MODEL,
+    TrainedJudge,
+    fit_model,
+    train_all,
+)
 
 ZERO_SHOT = "llm_zero_shot"
-JUDGE_EVAL_SCHEMA: dict[str, pl.DataType] = {
+JUDGE_EVAL_SCHEMA: dict[str | Any, Any] = {
     "train_lp": pl.Utf8(), "test_lp": pl.Utf8(), "criteria": pl.Utf8(), "llm_mode": pl.Utf8(), "model": pl.Utf8(),
     "primary": pl.Boolean(), "balanced_accuracy": pl.Float64(), "ci_low": pl.Float64(), "ci_high": pl.Float64(),
     "gain_vs_chrf": pl.Float64(), "gain_ci_low": pl.Float64(), "gain_ci_high": pl.Float64(),
@@ -160,5 +168,14 @@ def judge_transfer(train: LanguageData, test: LanguageData, criteria: str, sets:
     return results
 
 
-__all__ = ["Evaluation", "JUDGE_EVAL_SCHEMA", "MODEL_NAMES", "ZERO_SHOT", "evaluate_view", "judge_transfer",
-           "models_folder", "views", "zero_shot_predictions"]
+__all__ = [
+    "JUDGE_EVAL_SCHEMA",
+    "MODEL_NAMES",
+    "ZERO_SHOT",
+    "Evaluation",
+    "evaluate_view",
+    "judge_transfer",
+    "models_folder",
+    "views",
+    "zero_shot_predictions",
+]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -27,7 +28,7 @@ DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
 LABEL_RULE = ("not_acceptable = any Major error (category 'Source error' ignored) or any Non-translation error; "
               "Minor/Neutral/No-error never; human references are not samples")
 
-SAMPLES_SCHEMA: dict[str, pl.DataType] = {
+SAMPLES_SCHEMA: dict[str | Any, Any] = {
     "lp": pl.Utf8(), "system": pl.Utf8(), "seg_id": pl.Int64(), "doc": pl.Utf8(), "source": pl.Utf8(),
     "target": pl.Utf8(), "references": pl.List(pl.Utf8), "not_acceptable": pl.Int8(), "n_major": pl.Int64(),
     "mqm": pl.Float64(),
@@ -87,7 +88,7 @@ def samples_from_mqm(data: MqmData, reference_systems: Sequence[str] = DEFAULT_R
              .with_columns(pl.col("not_acceptable").fill_null(0), pl.col("n_major").fill_null(0),
                            pl.col("seg_id").replace_strict(ref_texts, return_dtype=pl.List(pl.Utf8)).alias("references"),
                            pl.lit(data.lp).alias("lp"))
-             .select(list(SAMPLES_SCHEMA)).cast(SAMPLES_SCHEMA).sort("seg_id", "system"))
+             .select(list(SAMPLES_SCHEMA)).cast(dict(SAMPLES_SCHEMA)).sort("seg_id", "system"))
     src, _, tgt = data.lp.partition("-")
     signature = f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source-error)"
     return Samples(data.lp, src, tgt, frame, refs, signature)

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from pipelines.errors import InputError
-from pipelines.judge.criteria import CRITERIA_DIR, TRANSFORMS, load_criteria, merge, save_criteria
+from pipelines.judge.criteria import (
+    CRITERIA_DIR,
+    TRANSFORMS,
+    load_criteria,
+    merge,
+    save_criteria,
+)
 from pipelines.judge.criteria_gen import generate_criteria, parse_questions
 
 from .conftest import ScriptedBackend
@@ -53,7 +60,7 @@ def test_transforms_stay_in_unit_interval() -> None:
     for name, fn in TRANSFORMS.items():
         for x in (-250.0, -1.0, 0.0, 0.5, 3.0, 120.0):
             value = fn(x)
-            assert value != value or 0.0 <= value <= 1.0, (name, x, value)
+            assert math.isnan(value) or 0.0 <= value <= 1.0, (name, x, value)
 
 
 def test_parse_questions_keeps_numbered_questions_and_records_the_rest() -> None:

@@ -39,7 +39,7 @@ def test_joint_and_per_concept_calls_cost_and_cache(toy_ende: Path, tmp_path: Pa
     assert len(plan_calls(samples, criteria, "per_concept", "en", "de")) == 6 * len(criteria.concepts)
     backend = ScriptedBackend(yes_unless_short)
     cache = GenerationCache(tmp_path / "cache")
-    answers, cost, summary = ask_criteria(samples, criteria, backend, mode="per_concept", src_lang="en", tgt_lang="de",
+    answers, cost, _ = ask_criteria(samples, criteria, backend, mode="per_concept", src_lang="en", tgt_lang="de",
                                           cache=cache)
     assert answers.height == 6 * n_q and cost.height == 6
     assert cost["calls"].to_list() == [len(criteria.concepts)] * 6

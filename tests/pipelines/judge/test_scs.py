@@ -8,7 +8,12 @@ import polars as pl
 
 from pipelines.conventions.model import Convention
 from pipelines.judge.samples import load_samples
-from pipelines.judge.scs import conventions_for, dimensions_of, load_default_conventions, scs_verdicts
+from pipelines.judge.scs import (
+    conventions_for,
+    dimensions_of,
+    load_default_conventions,
+    scs_verdicts,
+)
 from pipelines.scoring.check import check_item
 
 

@@ -47,7 +47,7 @@ def _toy(n: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def test_every_model_learns_and_gb_gets_balanced_weights() -> None:
-    x, y, chrf = _toy()
+    x, y, _ = _toy()
     for name in MODEL_NAMES:
         pred = fit_model(name, x, y).predict(x)
         assert balanced_accuracy_score(y, pred) > 0.6, name
