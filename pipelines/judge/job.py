@@ -19,6 +19,7 @@ import polars as pl
 from pipelines.judge.criteria import CriteriaSet, load_criteria, merge, save_criteria
 from pipelines.judge.prepare import LanguageData, LlmSettings, Log, prepare_language
 from pipelines.judge.report import (
+    aggregator_markdown,
     cost_markdown,
     curve_markdown,
     eval_markdown,
@@ -84,6 +85,9 @@ def run_judge(job: JudgeJob, log: Log = lambda _m: None) -> JudgeOutputs:
         files.append(_write(pl.concat(curves), job.out / "sample_efficiency.parquet"))
     if imps:
         files.append(_write(pl.concat(imps), job.out / "importance.parquet"))
+    aggregators = [e.aggregator for _, _, e in results if e.aggregator is not None]
+    if aggregators:
+        files.append(_write(pl.concat(aggregators), job.out / "llm_aggregator.parquet"))
     wall: dict[str, float] = {}
     for data in langs:
         files += _language_files(data, job.out)
@@ -130,6 +134,11 @@ def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.
         if curve is not None:
             parts += [f"## Sample efficiency ({label}/{mode}; 30% of {train.lp} segments held out)", "",
                       curve_markdown(curve), ""]
+        aggregator = getattr(evaluation, "aggregator", None)
+        if aggregator is not None:
+            title = (f"## LLM as aggregator vs trained aggregator ({label}/{mode}; paired gain over the zero-shot "
+                     "LLM verdict on the same resamples)")
+            parts += [title, "", aggregator_markdown(aggregator), ""]
         importance = getattr(evaluation, "importance", None)
         if importance is not None:
             parts += [f"## Random-forest Gini importance per language ({label}/{mode})", "",

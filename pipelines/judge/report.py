@@ -83,5 +83,13 @@ def cost_markdown(cost: pl.DataFrame, wall: dict[str, float]) -> str:
                                  "wall s (this run)"])
 
 
+def aggregator_markdown(table: pl.DataFrame) -> str:
+    rows = [{"model": r["model"], "balanced accuracy [95% CI]": _interval(r["balanced_accuracy"], r["ci_low"], r["ci_high"]),
+             "gain vs zero-shot LLM [95% CI]": _interval(r["gain_vs_zero_shot"], r["gain_zs_ci_low"], r["gain_zs_ci_high"],
+                                                         signed=True)}
+            for r in table.iter_rows(named=True)]
+    return markdown_table(rows, ["model", "balanced accuracy [95% CI]", "gain vs zero-shot LLM [95% CI]"])
+
+
 def label_rule() -> str:
     return f"Label rule: {LABEL_RULE}."

@@ -52,6 +52,7 @@ class Evaluation:
     judges: dict[str, TrainedJudge]
     curve: pl.DataFrame | None = None
     importance: pl.DataFrame | None = None
+    aggregator: pl.DataFrame | None = None  # trained models vs the zero-shot LLM, paired
     standardisation: list[dict[str, object]] = field(default_factory=list)
 
 
@@ -77,12 +78,24 @@ def evaluate_view(train: pl.DataFrame, test: pl.DataFrame, criteria: CriteriaSet
     predictions.update(extra_predictions or {})
     table = bootstrap_table(yt, predictions, test_std["seg_id"].to_list(), baseline=BASELINE,
                             n_bootstrap=n_bootstrap, seed=seed)
+    untrained = [m for m in MODEL_NAMES if m not in judges]  # too few training rows: reported as NaN
+    if untrained:
+        table = pl.concat([table, pl.DataFrame({"model": untrained}).with_columns(
+            pl.lit(len(yt)).cast(pl.Int64).alias("n_samples"), pl.lit(len(set(test_std["seg_id"].to_list()))).cast(
+                pl.Int64).alias("n_segments"), pl.lit(n_bootstrap).cast(pl.Int64).alias("n_bootstrap"))],
+            how="diagonal_relaxed")
     table = table.with_columns(
         pl.lit(train_lp).alias("train_lp"), pl.lit(test_lp).alias("test_lp"), pl.lit(label).alias("criteria"),
         pl.lit(llm_mode).alias("llm_mode"), (pl.col("model") == PRIMARY_MODEL).alias("primary"),
         pl.lit(len(y)).cast(pl.Int64).alias("n_train"), pl.lit(criteria.signature).alias("criteria_version"),
     ).select(list(JUDGE_EVAL_SCHEMA))
     out = Evaluation(table, judges, standardisation=[vars(s_train), vars(s_test)])
+    if ZERO_SHOT in predictions:
+        versus = bootstrap_table(yt, predictions, test_std["seg_id"].to_list(), baseline=ZERO_SHOT,
+                                 n_bootstrap=n_bootstrap, seed=seed)
+        out.aggregator = versus.rename({"gain_vs_chrf": "gain_vs_zero_shot", "gain_ci_low": "gain_zs_ci_low",
+                                        "gain_ci_high": "gain_zs_ci_high"}).with_columns(
+            pl.lit(label).alias("criteria"), pl.lit(llm_mode).alias("llm_mode"))
     if curve:
         out.curve = _curve(x, y, chrf, xt, yt, chrft, train_std["seg_id"].to_list(), seed)
     if importance:

@@ -37,11 +37,17 @@ from sklearn.utils.class_weight import compute_sample_weight
 from pipelines.errors import ConfigError, InputError
 
 PRIMARY_MODEL = "logistic_regression"
+MIN_KNN_SAMPLES = 5
 MODEL_NAMES: tuple[str, ...] = ("logistic_regression", "mlp", "svm", "random_forest", "gradient_boosting", "knn")
 BASELINE = "chrf_threshold"
 RANDOM_STATE = 42
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
+
+
+class TooFewSamples(ConfigError):
+    """A model that cannot be fitted on this few rows (k-NN with k=5 on < 5 samples): the run reports
+    the model as not trained (NaN) instead of failing."""
 
 
 def make_estimator(name: str) -> Any:
@@ -66,6 +72,8 @@ def fit_model(name: str, x: FloatArray, y: IntArray) -> Pipeline:
     """StandardScaler (fitted on these rows) + the estimator, fitted on one language's labels."""
     if len(np.unique(y)) < 2:
         raise ConfigError(f"cannot train {name}: the training labels hold one class only")
+    if name == "knn" and len(y) < MIN_KNN_SAMPLES:
+        raise TooFewSamples(f"cannot train knn (k=5) on {len(y)} samples")
     pipe = Pipeline([("scale", StandardScaler()), ("model", make_estimator(name))])
     with warnings.catch_warnings():
         # The issue fixes SVC(probability=True); scikit-learn 1.9 deprecates the parameter (removal
@@ -144,10 +152,15 @@ def load_judge(path: Path) -> TrainedJudge:
 
 def train_all(x: FloatArray, y: IntArray, chrf: FloatArray, *, train_lp: str, criteria_signature: str,
               columns: Sequence[str], models: Sequence[str] = MODEL_NAMES) -> dict[str, TrainedJudge]:
-    """Every transfer model and the chrF baseline, trained on the same rows."""
+    """Every transfer model and the chrF baseline, trained on the same rows (a model that cannot be
+    fitted on so few rows is left out: see TooFewSamples)."""
     judges: dict[str, TrainedJudge] = {}
     for name in models:
-        judges[name] = TrainedJudge(name, fit_model(name, x, y), train_lp, criteria_signature, tuple(columns), len(y))
+        try:
+            judges[name] = TrainedJudge(name, fit_model(name, x, y), train_lp, criteria_signature, tuple(columns),
+                                        len(y))
+        except TooFewSamples:
+            continue
     judges[BASELINE] = TrainedJudge(BASELINE, ChrfThreshold().fit(chrf, y), train_lp, "chrF (sacrebleu sentence)",
                                     ("chrf",), len(y))
     return judges

@@ -77,3 +77,9 @@ def test_saved_model_names_language_and_criteria(tmp_path: Path) -> None:
     assert (loaded.predict(x) == judges[PRIMARY_MODEL].predict(x)).all()
     info = (tmp_path / "logistic_regression.json").read_text(encoding="utf-8")
     assert '"train_lp": "en-de"' in info and '"primary": true' in info
+
+
+def test_knn_on_too_few_rows_is_left_out_not_fatal() -> None:
+    x, _, chrf = _toy(n=40)
+    judges = train_all(x[:4], np.array([0, 1, 0, 1]), chrf[:4], train_lp="x", criteria_signature="c", columns=("a",) * 3)
+    assert "knn" not in judges and "logistic_regression" in judges
