@@ -58,10 +58,18 @@ class ProgressHandler(logging.Handler):
             return f"  – skipped {step} (an upstream asset produced nothing)"
         if event.is_step_failure:
             error = event.step_failure_data.error if event.step_failure_data else None
-            return f"✗ {step} failed: {error.message.strip() if error else event.message}"
+            return f"✗ {step} failed: {_root_cause(error) if error else event.message}"
         if event.is_job_failure or event.is_run_failure:
             return f"✗ run failed: {event.message}"
         return None
+
+
+def _root_cause(error: Any) -> str:
+    """The innermost error of Dagster's wrapper chain (what the asset itself raised), as one line."""
+    while getattr(error, "cause", None) is not None:
+        error = error.cause
+    message = str(getattr(error, "message", error)).strip()
+    return message.splitlines()[0] if message else str(getattr(error, "cls_name", "error"))
 
 
 @logger(config_schema=None, description="Short progress lines on stderr (used by `housestyle run`).")
