@@ -27,12 +27,10 @@ from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import Candidates, TermCandidate, extract, nominal
+from pipelines.mining.term_filters import STOP_LIKE, reject
 from pipelines.mining.tokens import tokenize
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
-_PLAIN_FORM = __import__("re").compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
-# Acronyms spelled like a function word (WHO, US, IT) trigger only when written in capitals.
-STOP_LIKE = frozenset(w.casefold() for w in __import__("spacy").blank("en").Defaults.stop_words)
 
 
 @dataclass(slots=True)
@@ -111,16 +109,6 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
     return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
 
 
-def content_words(text: str) -> int:
-    return sum(1 for w in text.replace("-", " ").split(" ") if len(w) > 2 and w not in STOP_LIKE)
-
-
-def covers(term: str, key: str) -> bool:
-    """A rendering far shorter than its term translates only part of it (``share of annual revenue``
-    → ``revenus``): at least half the term's content words must have a counterpart."""
-    return 2 * max(1, len([w for w in key.replace(" - ", "-").split(" ") if len(w) > 1])) >= content_words(term)
-
-
 def _nested(short: str, long: str) -> bool:
     return short != long and f" {short} " in f" {long} "
 
@@ -176,14 +164,6 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     return result
 
 
-def adverb(word: str, vocabulary: set[str]) -> bool:
-    """English -ly adverbs (``successfully``, ``possibly``, ``easily``): phrasing, not terms. A word
-    counts as an adverb when its base (successful, possible, easy) is itself a word of the TM."""
-    if not word.endswith("ly") or len(word) < 6:
-        return False
-    return any(base in vocabulary for base in (word[:-2], word[:-1] + "e", word[:-3] + "y"))
-
-
 def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
              key_hits: dict[str, np.ndarray], params: MiningParams) -> list[Choice]:
     out = []
@@ -194,68 +174,6 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
                           dice(joint, int(s_units.size), int(k_units.size)), cands.terms[term].aligned.get(key, 0),
                           cognate(term, _form(cands, key), params)))
     return out
-
-
-def compositional(term: str, key: str, word_keys: dict[str, set[str]]) -> bool:
-    """Every content word of a multiword term has one of its own aligned renderings inside ``key``
-    (``immune system`` → ``système immunitaire``: system→système, immune→immunitaire). A phrase
-    seen once has no other evidence; this keeps real terms and drops clause fragments."""
-    inside = set(key.split(" "))
-    for word in term.replace("-", " ").split(" "):
-        if len(word) <= 2 or word in STOP_LIKE:
-            continue
-        if not any(set(k.split(" ")) & inside for k in word_keys.get(word, ())):
-            return False
-    return True
-
-
-def stem(term: str) -> str:
-    """English plural folded away (trials → trial, viruses → virus): a term and its plural are
-    one term when deciding whose rendering a target phrase is."""
-    for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
-        if term.endswith(suffix) and len(term) > len(suffix) + 2:
-            return term[: -len(suffix)] + repl
-    return term
-
-
-def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]]) -> float:
-    return max((d for d, t in best_dice.get(key, []) if stem(t) != stem(term)), default=0.0)
-
-
-def _reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
-            lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> str | None:
-    """Why a chosen (term, rendering) is not a rule (None when it is)."""
-    vocabulary, word_keys = lexicon
-    if chosen.support < params.term_min_support:
-        return "low_support"
-    if chosen.support <= params.term_low_support and not chosen.cognate and (
-            chosen.dice < params.term_min_dice or chosen.aligned < params.term_low_support_min_align * occurrences):
-        return "weak_low_support"
-    if chosen.support <= 1 and len(term.split(" ")) > params.term_singleton_max_words:
-        return "long_singleton"
-    if (" " in term and (chosen.support <= params.term_compositional_support or chosen.dice < params.term_compositional_dice)
-            and not compositional(term, chosen.key, word_keys)):
-        return "not_compositional"
-    extra = content_words(chosen.key) - content_words(term)
-    if extra > (0 if chosen.support <= params.term_low_support else 1):
-        return "rendering_adds_words"  # "research efforts" → "efforts importants dans la recherche"
-    if not all(_PLAIN_FORM.fullmatch(f) for f in chosen.forms):
-        return "odd_rendering"  # "p.", fragments with punctuation
-    if not covers(term, chosen.key):
-        return "partial_rendering"
-    words = term.split(" ")
-    if adverb(words[0], vocabulary) or adverb(words[-1], vocabulary):
-        return "adverb"
-    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) > 4:
-        return "ends_in_participle"  # "people infected", "cases reported": clauses, not terms
-    if words[-1].endswith("ing") and chosen.support <= params.term_low_support:
-        return "rare_gerund"  # "investigating", "patients showing": verbs unless well attested
-    if not (term[0].isalnum() and term[-1].isalnum()):
-        return "ragged_edge"
-    if (chosen.support <= params.term_reverse_max_support
-            and chosen.dice < params.term_reverse_ratio * _rival_dice(term, chosen.key, best_dice)):
-        return "rendering_belongs_to_other_term"  # competitive linking: santé publique ↔ public health
-    return None
 
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
@@ -269,7 +187,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         stats["low_consistency"] += 1
         _conflict(term, choices, chosen, params, result, mandated=False)
         return
-    why = _reject(term, chosen, occurrences, best_dice, lexicon, params)
+    why = reject(term, chosen, occurrences, best_dice, lexicon, params)
     if why is not None:
         stats[why] += 1
         return

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
-from pipelines.mining.term_rules import Choice, adverb, choose, covers, mine_terms, stem
+from pipelines.mining.term_filters import adverb, covers, stem
+from pipelines.mining.term_rules import Choice, choose, mine_terms
 from pipelines.scoring.check import check_item
 
 
