@@ -60,9 +60,10 @@ def relation(mandated: Sequence[Tok], mandated_text: str, written: Sequence[Tok]
     m, w = content_lemmas(mandated), content_lemmas(written)
     if not m or not w:
         return None
-    if m == w:
-        same_surface = [t.norm for t in mandated if t.is_content] == [t.norm for t in written if t.is_content]
-        return "function_words" if same_surface else "inflection"
+    mc, wc = [t for t in mandated if t.is_content], [t for t in written if t.is_content]
+    # word by word: same lemma, or the very same form (the tagger may lemmatise one form two ways)
+    if len(mc) == len(wc) and all(a.lemma == b.lemma or a.norm == b.norm for a, b in zip(mc, wc)):
+        return "function_words" if all(a.norm == b.norm for a, b in zip(mc, wc)) else "inflection"
     if set(w) < set(m):
         return "partial"
     if set(m) < set(w):

@@ -137,7 +137,8 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
         surface = variant_forms[0]
         rule = term_rules[key[0]]
         noise = majority((o.noise for o in occs), params.noise_share)
-        grammar = majority((o.relation if o.relation in GRAMMAR else None for o in occs), params.noise_share)
+        # a grammar variant needs only half its occurrences: the other half may simply lack lemmas that agree
+        grammar = majority((o.relation if o.relation in GRAMMAR else None for o in occs), params.noise_share - 1e-9)
         status, reasons = _decide(noise, grammar, used.units, params)
         src_key = fold_text(rule.src or "", "typographic")
         rows.append({
