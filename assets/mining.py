@@ -166,8 +166,15 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
         conflicts += meta.get("conflicts", [])
         stats[pair_dir.name] = meta.get("stats", {})
     authored = input_files(settings.client_dir(client) / "conventions")
+    mined_ids, also_mined = {c.convention_id for c in conventions}, 0
     for path in authored:
-        conventions += load_conventions(path)
+        for conv in load_conventions(path):
+            if conv.convention_id in mined_ids:
+                also_mined += 1  # the miner found the authored rule itself: keep the mined row (it has evidence)
+                continue
+            mined_ids.add(conv.convention_id)
+            conventions.append(conv)
+    stats["authored_also_mined"] = also_mined
     if not conventions:
         context.log.warning(f"no conventions for {client}: nothing mined and no inbox/{client}/conventions/")
         return
@@ -188,4 +195,5 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
         "set_version": written.set_version, "path": MetadataValue.path(str(written.path)),
         "conventions": written.conventions, "split": config.split or "all units",
         "by_rule": md_counts(by_rule, "rule", "conventions"), "conflicts": len(conflicts),
+        "authored_also_mined": also_mined,
     })
