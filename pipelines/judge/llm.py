@@ -64,6 +64,23 @@ def parse_yes_no(text: str, n: int) -> list[float | None]:
     return [words[0] if words else None] if n == 1 else [None] * n
 
 
+def parse_words(text: str, n: int) -> list[float | None]:
+    """n answers from a plain ``yes no yes`` line (the judge_answers v2 format), in question order:
+    numbered items when the model numbered them (``parse_yes_no``), else the first n yes/no words;
+    words beyond n are ignored (a base model tends to run on), missing ones are None."""
+    if _NUMBERED.search(text):
+        return parse_yes_no(text, n)
+    words = [1.0 if w.lower() in _TRUE else 0.0 for w in _WORD.findall(text)]
+    return [words[k] if k < len(words) else None for k in range(n)]
+
+
+def parse_answers(template: PromptTemplate, text: str, n: int) -> list[float | None]:
+    """Parse with the format the template version asks for (``answer_format``: numbered | words)."""
+    if template.data.get("answer_format") == "words":
+        return parse_words(text, n)
+    return parse_yes_no(text, n)
+
+
 def numbered(items: Sequence[str]) -> str:
     return "\n".join(f"{i}. {q}" for i, q in enumerate(items, start=1))
 
@@ -73,11 +90,15 @@ def render_shots(template: PromptTemplate, questions: Sequence[str], src_lang: s
     shots = list(template.data.get("shots", []))
     own = [s for s in shots if s["src_lang"] == src_lang.split("-")[0] and s["tgt_lang"] == tgt_lang.split("-")[0]]
     blocks = []
+    words = template.data.get("answer_format") == "words"
     for shot in own or shots:
-        answers = numbered(["yes" if shot["good"] else "no"] * len(questions))
-        blocks.append(f"Source ({language_name(shot['src_lang'])}): {shot['source']}\n"
-                      f"Translation ({language_name(shot['tgt_lang'])}): {shot['translation']}\n"
-                      f"Questions:\n{numbered(questions)}\nAnswers:\n{answers}\n\n")
+        answers = ["yes" if shot["good"] else "no"] * len(questions)
+        head = (f"Source ({language_name(shot['src_lang'])}): {shot['source']}\n"
+                f"Translation ({language_name(shot['tgt_lang'])}): {shot['translation']}\n")
+        if words:  # v2: questions are in the header once; answers on one line
+            blocks.append(f"{head}Answers: {' '.join(answers)}\n\n")
+        else:
+            blocks.append(f"{head}Questions:\n{numbered(questions)}\nAnswers:\n{numbered(answers)}\n\n")
     return "".join(blocks)
 
 
@@ -109,7 +130,8 @@ def plan_calls(samples: pl.DataFrame, criteria: CriteriaSet, mode: str, src_lang
             variables = {"source": source, "translation": target, "src_lang": src_lang, "tgt_lang": tgt_lang,
                          "questions": numbered(texts), "shots": render_shots(template, texts, src_lang, tgt_lang)}
             name = "joint" if mode == "joint" else group[0].id
-            request = template.request(f"{system}|{seg_id}|{name}", variables, max_tokens=per_answer * len(texts))
+            request = template.request(f"{system}|{seg_id}|{name}", variables,
+                                       max_tokens=per_answer * len(texts) + 2)
             calls.append(Call((system, seg_id), mode, items, request))
     return calls
 
@@ -124,11 +146,13 @@ def ask_criteria(samples: pl.DataFrame, criteria: CriteriaSet, backend: Backend,
                  progress: Callable[[int, int], None] | None = None) -> tuple[pl.DataFrame, pl.DataFrame, RunSummary]:
     """(answers: one row per sample × question, cost: one row per sample, the run summary)."""
     calls = plan_calls(samples, criteria, mode, src_lang, tgt_lang)
+    template = judge_template("judge_answers")
     summary = _run([c.request for c in calls], backend, cache, progress)
     answers: dict[str, list[Any]] = {k: [] for k in ANSWERS_SCHEMA}
     cost: dict[tuple[str, int], dict[str, int]] = {}
     for call, outcome in zip(calls, summary.outcomes):
-        parsed = parse_yes_no(outcome.text, len(call.items)) if outcome.text is not None else [None] * len(call.items)
+        parsed = (parse_answers(template, outcome.text, len(call.items)) if outcome.text is not None
+                  else [None] * len(call.items))
         row = cost.setdefault(call.key, dict.fromkeys(("calls", "failed_calls", "cached_calls", "prompt_tokens",
                                                         "completion_tokens", "unparsed", "answers"), 0))
         row["calls"] += 1

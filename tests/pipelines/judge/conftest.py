@@ -53,11 +53,12 @@ class ScriptedBackend:
 
 
 def yes_unless_short(prompt: str) -> str:
-    """A 'model' that says no when the translation under judgement is shorter than 20 characters."""
-    query = prompt.rsplit("Translation (", 1)[-1]
-    translation = query.split("): ", 1)[1].split("\n", 1)[0]
-    n = query.count("?\n") if "Questions:" in query else 1
+    """A 'model' that says no when the translation under judgement is shorter than 20 characters;
+    criteria prompts get one word per question listed in the header (judge_answers v2 format)."""
+    translation = prompt.rsplit("Translation (", 1)[-1].split("): ", 1)[1].split("\n", 1)[0]
     word = "no" if len(translation) < 20 else "yes"
-    if "Questions:" not in query:
+    if "Questions:" not in prompt:
         return f" {word}"
-    return " " + "\n".join(f"{i}. {word}" if i > 1 else word for i in range(1, n + 1))
+    header = prompt.split("Questions:\n", 1)[1].split("\n\n", 1)[0]
+    n = sum(1 for line in header.splitlines() if line[:1].isdigit())
+    return " " + " ".join([word] * n)

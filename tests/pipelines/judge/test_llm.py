@@ -10,7 +10,13 @@ import pytest
 
 from pipelines.generation.cache import GenerationCache
 from pipelines.judge.criteria import load_criteria
-from pipelines.judge.llm import ask_acceptable, ask_criteria, parse_yes_no, plan_calls
+from pipelines.judge.llm import (
+    ask_acceptable,
+    ask_criteria,
+    parse_words,
+    parse_yes_no,
+    plan_calls,
+)
 from pipelines.judge.samples import load_samples
 
 from .conftest import ScriptedBackend, yes_unless_short
@@ -28,6 +34,17 @@ from .conftest import ScriptedBackend, yes_unless_short
 ])
 def test_parse_yes_no(text: str, n: int, expected: list[float | None]) -> None:
     assert parse_yes_no(text, n) == expected
+
+
+@pytest.mark.parametrize(("text", "n", "expected"), [
+    (" yes no yes", 3, [1.0, 0.0, 1.0]),
+    (" yes yes yes yes yes", 3, [1.0, 1.0, 1.0]),  # a base model running on: extra words ignored
+    (" yes no", 3, [1.0, 0.0, None]),  # missing answers are None, not guessed
+    (" 1. no 2. yes", 2, [0.0, 1.0]),  # numbered anyway
+    (" I think so", 2, [None, None]),
+])
+def test_parse_words(text: str, n: int, expected: list[float | None]) -> None:
+    assert parse_words(text, n) == expected
 
 
 def test_joint_and_per_concept_calls_cost_and_cache(toy_ende: Path, tmp_path: Path) -> None:
@@ -60,11 +77,11 @@ def test_joint_and_per_concept_calls_cost_and_cache(toy_ende: Path, tmp_path: Pa
 
 def test_unparseable_answers_are_recorded_not_guessed(toy_ende: Path) -> None:
     samples = load_samples(toy_ende).frame.head(2)
-    answers, cost, _ = ask_criteria(samples, load_criteria("llm_seed"), ScriptedBackend(lambda p: " perhaps"),
+    answers, cost, _ = ask_criteria(samples, load_criteria("llm_seed"), ScriptedBackend(lambda p: " perhaps so"),
                                     mode="joint", src_lang="en", tgt_lang="de")
     assert answers["answer"].null_count() == answers.height
     assert (cost["unparsed"] == cost["answers"]).all()
-    assert answers["raw"].to_list()[0] == " perhaps"
+    assert answers["raw"].to_list()[0] == " perhaps so"
 
 
 def test_zero_shot(toy_ende: Path) -> None:
