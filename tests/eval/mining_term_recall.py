@@ -1,0 +1,53 @@
+"""Term recall of a mined set against the TICO-19 gold lists on ALL 3,071 units (gold README rules).
+
+Evaluation code (it reads gold through the registration code; the miner never does). Prints the
+aggregate figures only: overall recall and recall on pairs attested in >= 3 units, per list.
+Usage: ``python -m tests.eval.mining_term_recall SET_DIR [tm_units.parquet]`` (without a
+tm_units file, the demo TMX is ingested into a temporary folder).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.conventions.io import load_conventions
+from pipelines.ingest import ingest_files
+from pipelines.registration.freeze import load_registration
+from pipelines.registration.gold import load_term_pairs
+from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
+from tests.conftest import REPO_ROOT, find_shared_data
+
+
+def main(set_dir: Path, units_path: Path | None = None) -> None:
+    conventions = load_conventions(set_dir, regex_guard=False)
+    if units_path is None:
+        data = find_shared_data()
+        if data is None:
+            raise SystemExit("no shared data")
+        tmp = Path(tempfile.mkdtemp(prefix="recall-"))
+        ingest_files([data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=tmp)
+        units_path = tmp / "tm_units.parquet"
+    units = pl.read_parquet(units_path)
+    rows = list(zip(units["unit_id"], units["source"], units["target"]))
+    reg_dir = REPO_ROOT / "registrations" / "demo" / "v1"
+    reg = load_registration(reg_dir)
+    terms = [c for c in conventions if c.rule == "term"]
+    for name in ("facebook", "google"):
+        gold = reg.gold_by_name(name)
+        pairs = load_term_pairs(reg_dir / gold.path, gold.kind, gold.src_lang, gold.tgt_lang)
+        attested = attest_pairs(pairs, rows)
+        recovered = recovered_pairs(conventions, pairs, gold.src_lang, gold.tgt_lang)
+        overall = term_recall(pairs, attested, recovered)
+        frequent = [k for k in attested if len(attested[k]) >= 3]
+        hit = sum(k in recovered for k in frequent)
+        print(f"{name}: overall {overall.value:.3f} ({overall.recovered}/{overall.attested}); "
+              f">=3 units {hit / len(frequent):.3f} ({hit}/{len(frequent)})")
+    print(f"term rules: {len(terms)}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)
