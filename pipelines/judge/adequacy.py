@@ -140,6 +140,9 @@ def _reference_scores(frame: pl.DataFrame, name: str, tgt_lang: str) -> list[flo
 def adequacy_features(samples: pl.DataFrame, tgt_lang: str) -> pl.DataFrame:
     """system, seg_id and ADEQUACY_COLUMNS for every sample (SAMPLES_SCHEMA input)."""
     frame = samples.select("system", "seg_id", "source", "target", "references")
+    if frame.is_empty():
+        return frame.select("system", "seg_id").with_columns([pl.lit(None, dtype=pl.Float64).alias(c)
+                                                             for c in ADEQUACY_COLUMNS])
     texts = list(zip(frame["source"].to_list(), frame["target"].to_list(), frame["references"].to_list()))
     mean_ref_len = [float(np.mean([len(r) for r in refs])) for _, _, refs in texts]
     out = frame.select("system", "seg_id").with_columns(

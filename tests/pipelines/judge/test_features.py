@@ -71,3 +71,27 @@ def test_standardise_scale_dependent_only(ende_vectors: tuple[pl.DataFrame, pl.D
         assert float(out[column].mean()) == pytest.approx(0.0, abs=1e-9)
         assert np.allclose(out[column].to_numpy(), out2[column].to_numpy())  # labels play no part
     assert out["z:numbers"].equals(vectors["z:numbers"])
+
+
+def test_real_ted_vectors_on_a_slice(shared_data: Path) -> None:
+    """Both TED language pairs, 12 segments × every system: the same concept columns, values in range."""
+    from dataclasses import replace
+
+    det = load_criteria("deterministic")
+    conventions = load_default_conventions()
+    frames = {}
+    for name in ("ende/mqm_ted_ende.tsv", "zhen/mqm_ted_zhen.tsv"):
+        samples = load_samples(shared_data / "wmt-mqm/ted" / name)
+        first = sorted(samples.frame["seg_id"].unique().to_list())[:12]
+        samples = replace(samples, frame=samples.frame.filter(pl.col("seg_id").is_in(first)))
+        raw = raw_deterministic(samples, conventions)
+        answers = deterministic_answers(raw, det)
+        frames[samples.lp] = concept_vectors(samples.frame.select("system", "seg_id", "not_acceptable"), answers, det)
+        assert frames[samples.lp].height == 13 * 12
+        assert raw["consensus"].null_count() == 0
+    assert frames["en-de"].columns == frames["zh-en"].columns
+    for frame in frames.values():
+        for column in feature_columns(frame, det):
+            assert 0.0 <= float(frame[column].min()) and float(frame[column].max()) <= 1.0, column
+    # the output/source length ratio is the scale-dependent example of the issue: ~1.1 vs ~3 chars
+    assert float(frames["zh-en"]["z:length_vs_source"].mean()) > float(frames["en-de"]["z:length_vs_source"].mean())
