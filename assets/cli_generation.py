@@ -42,6 +42,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, metavar="DIR",
                         help=f"Parquet cache folder (default {DEFAULT_CACHE}); a re-run generates only what is missing")
     parser.add_argument("--max-tokens", type=int, metavar="N", help="override the template's max_tokens")
+    parser.add_argument("--flush-every", type=int, default=8, metavar="N",
+                        help="write finished outputs to the cache every N segments (default 8): what a killed run loses")
     parser.add_argument("--out", required=True, type=Path, metavar="FILE", help="output JSONL")
 
 
@@ -88,7 +90,7 @@ def run_generate(args: argparse.Namespace) -> int:
     backend = _backend(args)
     try:
         run = translate(sources, backend, src_lang=args.src, tgt_lang=args.tgt, cache=GenerationCache(args.cache),
-                        max_tokens=args.max_tokens)
+                        max_tokens=args.max_tokens, flush_every=args.flush_every)
     finally:
         backend.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -112,7 +114,8 @@ def run_references(args: argparse.Namespace) -> int:
     try:
         records, run = generate_references(sources, backend, src_lang=args.src, tgt_lang=args.tgt, n=args.n,
                                            ground_truth=truth, cache=GenerationCache(args.cache),
-                                           threshold=args.threshold, max_tokens=args.max_tokens)
+                                           threshold=args.threshold, max_tokens=args.max_tokens,
+                                           flush_every=args.flush_every)
     finally:
         backend.close()
     write_references(records, args.out, meta={"backend": run.backend, "model": run.model, "template": run.template,

@@ -87,8 +87,8 @@ def bench_contrast(args: argparse.Namespace) -> None:
     cands = result.candidates.sort(["status", "support"], descending=[True, True])
     lines = [
         "# Contrast mining with the local Gemma 3 270M as the generic system (TICO-19 en→fr)", "",
-        f"Command: `python -m tests.bench.bench_generation contrast --sources {args.sources}`"
-        + (f" --terms {args.terms}" if args.terms else ""), "",
+        f"Command: `python -m tests.bench.bench_generation contrast --sources {args.sources}"
+        + (f" --terms {args.terms}`" if args.terms else "`"), "",
         (f"- term rules: {len(rules)} (the miner's, on all 3,071 units); sources: {len(sample)} (units holding a "
         "mined term, an even spread)"),
         f"- generation: {stats} ({load()} at the end)",
