@@ -145,7 +145,8 @@ def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.
                       importance_markdown(importance), ""]
     if cost is not None:
         parts += ["## LLM cost", "", cost_markdown(cost, wall), ""]
-    parts += ["## Signatures", "", f"- {train.lp}: {train.samples.signature}", f"- {test.lp}: {test.samples.signature}"]
+    parts += ["## Signatures", "", f"- {train.lp}: {train.samples.signature}", f"- {test.lp}: {test.samples.signature}",
+              f"- SCS criteria {train.lp}: {train.scs_signature}", f"- SCS criteria {test.lp}: {test.scs_signature}"]
     parts += [f"- {v}" for v in sorted(set(table["criteria_version"].to_list()))]
     if job.llm is not None:
         from pipelines.judge.llm import backend_signature

@@ -31,7 +31,8 @@ from pipelines.judge.samples import (
     load_samples,
     stratified_sample,
 )
-from pipelines.judge.scs import load_default_conventions
+from pipelines.judge.scs import conventions_for, load_default_conventions
+from pipelines.scoring.signature import score_signature
 
 CRITERIA_MODES = ("deterministic", "llm", "both")
 Log = Callable[[str], None]
@@ -61,6 +62,7 @@ class LanguageData:
     zero_shot: pl.DataFrame | None = None
     cost: pl.DataFrame = field(default_factory=pl.DataFrame)
     wall_seconds: dict[str, float] = field(default_factory=dict)
+    scs_signature: str = ""
 
     @property
     def lp(self) -> str:
@@ -83,11 +85,13 @@ def prepare_language(path: Path | str, *, criteria: str, sample: int | None = No
     log(f"{samples.lp}: {samples.frame.height} outputs, {chosen.height} chosen "
         f"({int(chosen['not_acceptable'].sum())} not acceptable)")
     det = deterministic_criteria or load_criteria("deterministic")
-    raw = raw_deterministic(samples, load_default_conventions(conventions_path))
+    conventions = load_default_conventions(conventions_path)
+    raw = raw_deterministic(samples, conventions)
     keys = chosen.select(*KEYS, "not_acceptable").join(raw.select(*KEYS, "chrf"), on=list(KEYS), how="left")
     det_answers = deterministic_answers(raw.join(chosen.select(*KEYS), on=list(KEYS), how="semi"), det)
     parts = [det_answers] if criteria in ("deterministic", "both") else []
-    data = LanguageData(samples, keys)
+    data = LanguageData(samples, keys, scs_signature=score_signature(
+        conventions_for(conventions, samples.src_lang, samples.tgt_lang), samples.frame["seg_id"].n_unique()))
     if criteria in ("llm", "both"):
         if llm is None:
             raise ValueError(f"--criteria {criteria} needs a generator (LLM settings)")
