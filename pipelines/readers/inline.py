@@ -63,7 +63,8 @@ class Numbering:
         return n
 
 
-def _escape(text: str) -> str:
+def escape_text(text: str) -> str:
+    """Text as XML character data (the markup of a segment without codes)."""
     if "&" in text or "<" in text or ">" in text:
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text
@@ -88,8 +89,17 @@ def inner_markup(element: safexml.Element) -> str:
 
 
 class _Walk:
-    def __init__(self, spec: InlineSpec, numbering: Numbering) -> None:
-        self.spec = spec
+    """One segment's walk. Hot for TMs full of tags: each lxml property read costs a C call and a new
+    string, so every ``text``/``tail``/``tag`` is read once."""
+
+    __slots__ = ("roles", "id_attrs", "begin_pair", "end_pair", "numbering", "seen", "open", "parts", "line_offset")
+
+    def __init__(self, spec: InlineSpec, numbering: Numbering, line_offset: int = 0) -> None:
+        self.line_offset = line_offset
+        self.roles = spec.roles
+        self.id_attrs = spec.id_attrs
+        self.begin_pair = spec.begin_pair
+        self.end_pair = spec.end_pair
         self.numbering = numbering
         self.seen: dict[tuple[str, str | None], int] = {}
         self.open: dict[tuple[str, str | None], list[int]] = {}
@@ -97,23 +107,29 @@ class _Walk:
 
     def _number(self, family: str, element: safexml.Element) -> int:
         ident = None
-        for attr in self.spec.id_attrs.get(family, ()):
+        for attr in self.id_attrs.get(family, ()):
             ident = element.get(attr)
             if ident is not None:
                 break
-        occurrence = self.seen.get((family, ident), 0)
-        self.seen[(family, ident)] = occurrence + 1
+        key = (family, ident)
+        occurrence = self.seen.get(key, 0)
+        self.seen[key] = occurrence + 1
         return self.numbering.number((family, ident, occurrence))
 
     def content(self, element: safexml.Element) -> None:
-        if element.text:
-            _check_text(element.text)
-            self.parts.append(element.text)
+        parts = self.parts
+        text = element.text
+        if text:
+            if "⟨" in text:
+                _check_text(text)
+            parts.append(text)
         for child in element:
             self.code(child)
-            if child.tail:
-                _check_text(child.tail)
-                self.parts.append(child.tail)
+            tail = child.tail
+            if tail:
+                if "⟨" in tail:
+                    _check_text(tail)
+                parts.append(tail)
 
     def subs(self, code: safexml.Element) -> None:
         for child in code:
@@ -121,44 +137,53 @@ class _Walk:
                 self.code(child)
 
     def code(self, element: safexml.Element) -> None:
-        name = local_name(element.tag)
-        role = self.spec.roles.get(name)
+        tag = element.tag
+        name = tag if tag.__class__ is str and "}" not in tag else local_name(tag)
+        role = self.roles.get(name)
         if role is None:
-            raise InlineError(f"unknown inline element <{name}> on line {element.sourceline}")
+            raise InlineError(f"unknown inline element <{name}> on line {(element.sourceline or 0) + self.line_offset}")
+        parts = self.parts
         if role == "paired":
             n = self._number(name, element)
-            self.parts.append(f"⟨{name}{n}⟩")
+            parts.append(f"⟨{name}{n}⟩")
             self.content(element)
-            self.parts.append(f"⟨/{name}{n}⟩")
+            parts.append(f"⟨/{name}{n}⟩")
             return
         if role == "begin":
             n = self._number(name, element)
-            pair_attr = self.spec.begin_pair.get(name)
+            pair_attr = self.begin_pair.get(name)
             if pair_attr is not None:
                 self.open.setdefault((name, element.get(pair_attr)), []).append(n)
-            self.parts.append(f"⟨{name}{n}⟩")
+            parts.append(f"⟨{name}{n}⟩")
         elif role == "end":
-            begin, attr = self.spec.end_pair[name]
+            begin, attr = self.end_pair[name]
             stack = self.open.get((begin, element.get(attr)))
             if stack:
-                self.parts.append(f"⟨/{begin}{stack.pop()}⟩")
+                parts.append(f"⟨/{begin}{stack.pop()}⟩")
             else:  # an end without its begin (isolated): a standalone code of its own
-                self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
+                parts.append(f"⟨{name}{self._number(name, element)}/⟩")
         else:
-            self.parts.append(f"⟨{name}{self._number(name, element)}/⟩")
+            parts.append(f"⟨{name}{self._number(name, element)}/⟩")
         if len(element):
             self.subs(element)
 
 
-def render(element: safexml.Element | None, spec: InlineSpec, numbering: Numbering) -> tuple[str, str]:
-    """(plain text with tokens, original inline markup) of a segment element; raises InlineError."""
+def render_text(text: str) -> tuple[str, str]:
+    """(plain text, markup) of a segment without inline codes; raises InlineError (a fake token)."""
+    if "⟨" in text:
+        _check_text(text)
+    return text, escape_text(text)
+
+
+def render(element: safexml.Element | None, spec: InlineSpec, numbering: Numbering,
+           line_offset: int = 0) -> tuple[str, str]:
+    """(plain text with tokens, original inline markup) of a segment element; raises InlineError.
+    ``line_offset``: added to line numbers in error messages (a document parsed in chunks)."""
     if element is None:
         return "", ""
     if len(element) == 0:  # fast path: no inline codes (most real TM segments)
-        text = element.text or ""
-        _check_text(text)
-        return text, _escape(text)
-    walk = _Walk(spec, numbering)
+        return render_text(element.text or "")
+    walk = _Walk(spec, numbering, line_offset)
     walk.content(element)
     return "".join(walk.parts), inner_markup(element)
 

@@ -1,8 +1,10 @@
-"""TMX 1.4b reader: streamed with lxml iterparse, each <tu> cleared after use (memory flat in file size).
+"""TMX 1.4b reader: streamed, memory flat in file size.
 
 Not translate-toolkit's ``tmxfile``: it builds the whole tree (measured: ~1.06 GB peak and ~16k
-units/s on a 200k-unit file) and drops the inline-code identity. Large files are additionally split at
-``</tu>`` boundaries and parsed on several cores (``tmx_parallel``); both paths share ``tu_records``.
+units/s on a 200k-unit file) and drops the inline-code identity. A file is split at ``</tu>``
+boundaries into ~256 KB chunks, each parsed by lxml as a small document (``tmx_parallel``: in this
+process, or on several cores for big files); UTF-16 files and the region after a failing chunk use
+``iter_tmx`` (lxml iterparse, each <tu> cleared after use). All paths share ``tu_rows``.
 
 One row per (tu x non-source tuv). The source tuv is the one in the tu's ``srclang`` (else the
 header's); with ``*all*`` or no srclang, the first tuv. A tu with no other tuv yields one unit with
@@ -13,22 +15,32 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Iterator
 
 from lxml import etree
 
+from pipelines.errors import MalformedFileError
 from pipelines.langtags import try_normalise
 from pipelines.readers import safexml
 from pipelines.readers.base import Reject, TranslationUnit
-from pipelines.readers.inline import TMX_SPEC, InlineError, Numbering, render
+from pipelines.readers.inline import (
+    TMX_SPEC,
+    InlineError,
+    Numbering,
+    escape_text,
+    render,
+    render_text,
+)
 from pipelines.unit_hash import unit_hash
 
 _XML_LANG = safexml.XML_LANG
 DOMAIN_PROPS = frozenset({"x-domain", "domain", "subject", "x-subject"})
 TU_TAGS = ("{*}header", "{*}tu")
 RAW_MAX = 500
+_LINE_REF = re.compile(r"\bline (\d+)")  # in libxml2's error messages (not XML)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -109,15 +121,20 @@ def to_record(row: Row) -> TranslationUnit | Reject:
     return TranslationUnit(*row)
 
 
-def _tuv_seg(tuv: safexml.Element) -> safexml.Element | None:
-    if len(tuv) == 1:
-        only = tuv[0]
-        return only if _tag(only) == "seg" else None
-    return _seg(tuv)
+_PAIRS: dict[tuple[str | None, str | None], tuple[str | None, str | None]] = {}
+
+
+def _norm_pair(src: str | None, tgt: str | None) -> tuple[str | None, str | None]:
+    """Normalised (source, target) tags, memoised per pair (a TM has a handful)."""
+    pair = _PAIRS.get((src, tgt))
+    if pair is None:
+        pair = _PAIRS[(src, tgt)] = (try_normalise(src), try_normalise(tgt))
+    return pair
 
 
 def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> list[Row]:
-    """The rows of one <tu>. Hot path (millions of calls): few lxml calls, no dataclasses."""
+    """The rows of one <tu>. Hot path (millions of calls): each lxml call costs ~0.5 us, so every
+    element and attribute is touched once; no dataclasses."""
     line = (tu.sourceline or 0) + line_offset
     tuid = own_srclang = created_raw = changed_raw = creator = None
     props: list[tuple[str, str]] = []
@@ -136,14 +153,28 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
             props.append((f"tu@{key}", value))
     srclang = own_srclang or header.srclang
     notes: list[str] = []
-    tuvs: list[tuple[list[tuple[str, str]], safexml.Element]] = []
+    tuvs: list[tuple[list[tuple[str, str]], safexml.Element, safexml.Element | None, int]] = []
+    langs: list[str | None] = []
     domain, own_domain = header.domain, False
     for child in tu:
         tag = child.tag
         if tag not in _TU_CHILDREN:
             tag = _tag(child)
         if tag == "tuv":
-            tuvs.append((child.items(), child))
+            items = child.items()
+            n_children = len(child)
+            if n_children == 1:  # the common case: one <seg>
+                seg = child[0]
+                if seg.tag != "seg" and _tag(seg) != "seg":
+                    seg = None
+            else:
+                seg = _seg(child)
+            tuvs.append((items, child, seg, n_children))
+            if len(items) == 1 and (items[0][0] == _XML_LANG or items[0][0] == "lang"):
+                value = items[0][1]
+                langs.append(_INTERNED.get(value) or _INTERNED.setdefault(value, value))
+            else:
+                langs.append(_tuv_lang(items))
         elif tag == "prop":
             ptype = child.get("type") or ""
             value = child.text or ""
@@ -154,37 +185,58 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
             notes.append(child.text or "")
     if not tuvs:
         return [(line, "no tuv in tu", _raw(tu))]
-    langs = [_tuv_lang(items) for items, _t in tuvs]
     src_index = 0
     if srclang and srclang != "*all*":
-        wanted = _key(srclang)
-        src_index = next((i for i, lang in enumerate(langs) if _key(lang) == wanted), -1)
+        wanted = _KEYS.get(srclang) or _key(srclang)
+        src_index = -1
+        for i, tag_as_written in enumerate(langs):
+            if (_KEYS.get(tag_as_written) or _key(tag_as_written)) == wanted:
+                src_index = i
+                break
         if src_index < 0:
             return [(line, "no tuv in the source language", f"srclang={srclang}; " + _raw(tu))]
-    src_seg = _tuv_seg(tuvs[src_index][1])
-    numbering = Numbering() if src_seg is not None and len(src_seg) else _NO_CODES
+    src_seg = tuvs[src_index][2]
+    numbering = _NO_CODES  # the source's code numbers, for its targets (only made when it has codes)
     try:
-        source, source_markup = render(src_seg, TMX_SPEC, numbering)
+        if src_seg is None:
+            source = source_markup = ""
+        elif not len(src_seg):  # render_text, inlined (the hot path)
+            source = src_seg.text or ""
+            if "⟨" in source:
+                render_text(source)
+            source_markup = escape_text(source) if "&" in source or "<" in source or ">" in source else source
+        else:
+            numbering = Numbering()
+            source, source_markup = render(src_seg, TMX_SPEC, numbering, line_offset)
     except InlineError as exc:
         return [(line, "unparseable inline markup", f"{exc}; " + _raw(tu))]
     src_lang = langs[src_index]
     created = parse_tmx_date(created_raw)
     changed = parse_tmx_date(changed_raw)
     note = "\n".join(notes) if notes else None
-    targets = [i for i in range(len(tuvs)) if i != src_index]
+    n_tuvs = len(tuvs)
     unit_id = tuid
     if unit_id is None:  # no tuid: a content hash (stable across re-ingest), the same for every target
-        joined = "\x1f".join([src_lang or "", source_markup] + [_raw(tuvs[i][1]) for i in targets])
+        joined = "\x1f".join([src_lang or "", source_markup] + [_raw(tuvs[i][1]) for i in range(n_tuvs) if i != src_index])
         unit_id = "h" + hashlib.sha256(joined.encode()).hexdigest()[:16]
-    if not targets:
+    if n_tuvs == 1:
         return [(unit_id, src_lang, None, source, None, source_markup, None, line, created, changed,
                  creator, note, None, props, [], domain, None)]
     out: list[Row] = []
-    for i in targets:
-        items, tuv = tuvs[i]
-        seg = _tuv_seg(tuv)
+    for i in range(n_tuvs):
+        if i == src_index:
+            continue
+        items, tuv, seg, n_children = tuvs[i]
         try:
-            target, target_markup = render(seg, TMX_SPEC, numbering.for_target() if seg is not None and len(seg) else _NO_CODES)
+            if seg is None:
+                target = target_markup = ""
+            elif not len(seg):
+                target = seg.text or ""
+                if "⟨" in target:
+                    render_text(target)
+                target_markup = escape_text(target) if "&" in target or "<" in target or ">" in target else target
+            else:
+                target, target_markup = render(seg, TMX_SPEC, numbering.for_target(), line_offset)
         except InlineError as exc:
             out.append((line, "unparseable inline markup", f"{exc}; " + _raw(tu)))
             continue
@@ -194,11 +246,13 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
             unit_created = parse_tmx_date(attrs.get("creationdate")) or created
             unit_changed = parse_tmx_date(attrs.get("changedate")) or changed
             unit_creator = attrs.get("creationid") or creator
-        if len(tuv) > 1:
+        if n_children > 1:
             unit_props = props + [(f"tuv:{_tag(c)}:{c.get('type') or ''}", c.text or "")
                                   for c in tuv if _tag(c) in ("prop", "note")]
-        digest = unit_hash(try_normalise(src_lang), try_normalise(langs[i]), source, target)  # here: in the worker
-        out.append((unit_id, src_lang, langs[i], source, target, source_markup, target_markup, line,
+        tgt_lang = langs[i]
+        src_norm, tgt_norm = _norm_pair(src_lang, tgt_lang)
+        digest = unit_hash(src_norm, tgt_norm, source, target)  # here: in the worker
+        out.append((unit_id, src_lang, tgt_lang, source, target, source_markup, target_markup, line,
                     unit_created, unit_changed, unit_creator, note, None, unit_props, [], domain, digest))
     return out
 
@@ -208,17 +262,24 @@ def iter_tmx(stream: BinaryIO, name: str, line_offset: int = 0) -> Iterator[Tran
     header = TmxHeader()
     events = safexml.iterparse(stream, name, events=("end",), tag=TU_TAGS, line_offset=line_offset,
                                expect_root=("tmx",))
-    for _event, element in events:
-        if _tag(element) == "header":
-            header = TmxHeader(element)
-            continue
-        for row in tu_rows(element, header, line_offset):
-            yield to_record(row)
-        element.clear()
-        parent = element.getparent()
-        if parent is not None:
-            while element.getprevious() is not None:
-                del parent[0]
+    try:
+        for _event, element in events:
+            if _tag(element) == "header":
+                header = TmxHeader(element)
+                continue
+            for row in tu_rows(element, header, line_offset):
+                yield to_record(row)
+            element.clear()
+            parent = element.getparent()
+            if parent is not None:
+                while element.getprevious() is not None:
+                    del parent[0]
+    except MalformedFileError as exc:
+        if not line_offset:
+            raise
+        # a part of a file: libxml2's message names lines of the part ("... tag seg line 6, line 6, column 3")
+        reason = _LINE_REF.sub(lambda m: f"line {int(m.group(1)) + line_offset}", exc.reason)
+        raise MalformedFileError(reason, path=exc.path, location=exc.location) from None
 
 
 class TmxReader:
@@ -228,7 +289,11 @@ class TmxReader:
     suffixes: ClassVar[tuple[str, ...]] = (".tmx",)
 
     def read(self, stream: BinaryIO, name: str) -> Iterator[TranslationUnit | Reject]:
-        return iter_tmx(stream, name)
+        """Chunked (``tmx_parallel.read_tmx_stream``): faster than one ``iterparse`` and exact line
+        numbers past line 65,535; the same rows."""
+        from pipelines.readers.tmx_parallel import read_tmx_stream
+
+        return read_tmx_stream(stream, name)
 
     def read_path(self, path: Path, name: str, workers: int = 2) -> Iterator[TranslationUnit | Reject]:
         """Like ``read`` for a file on disk; big files are parsed in chunks on ``workers`` processes."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.errors import MalformedFileError
+from pipelines.readers.base import TranslationUnit
 from pipelines.readers.registry import iter_units
 from pipelines.readers.tmx import TmxReader, parse_tmx_date
 
@@ -88,3 +89,39 @@ def test_precomputed_unit_hash_matches_the_ingest_key(fixtures: Path) -> None:
     assert units and all(u.unit_hash for u in units)
     for u in units:
         assert u.unit_hash == unit_hash(try_normalise(u.src_lang), try_normalise(u.tgt_lang), u.source, u.target)
+
+
+def test_edge_cases_pin_the_row_semantics(fixtures: Path) -> None:
+    """Odd but well-formed structures (edge_cases.tmx), pinned so the hot path stays exact."""
+    units, rejects, errors = read_all(fixtures / "edge_cases.tmx")
+    assert not errors
+    by_id: dict[str, list[TranslationUnit]] = {}
+    for u in units:
+        by_id.setdefault(u.unit_id, []).append(u)
+    a1 = by_id["a1"][0]  # entities, CDATA, &#13;, empty creationid, extra and namespaced tu attributes
+    assert a1.source == 'Plain & simple <text> with\ttab\nand CR\r and "quotes"'
+    assert a1.source_markup == 'Plain &amp; simple &lt;text&gt; with\ttab\nand CR\r and "quotes"'
+    assert (a1.target, a1.target_markup) == ("CDATA <b>kept</b> & all", "CDATA &lt;b&gt;kept&lt;/b&gt; &amp; all")
+    assert a1.creator == "" and a1.changed_at is None and a1.note == "first\n\nthird"
+    assert a1.props[:3] == [("tu@usagecount", "7"), ("tu@lastusagedate", "20240101T000000Z"), ("tu@{urn:x}extra", "ns attr")]
+    assert a1.domain == "Legal"  # first non-blank domain-like prop, stripped, over the header's
+    assert by_id[""][0].src_lang == "EN" and by_id[""][0].tgt_lang == "de"  # tuid="" kept; TMX 1.1 `lang`
+    assert [u.tgt_lang for u in by_id["a3"]] == ["de", "en", "es"] and by_id["a3"][0].src_lang == "FR_fr"
+    assert by_id["a4"][0].props == [("tuv:prop:x-p", "v")]  # the target tuv's own prop
+    assert (by_id["a5"][0].source, by_id["a6"][0].target) == ("", "")  # tuv without seg
+    assert by_id["a7"][0].source == "Comment  in seg"  # comments dropped by the parser
+    assert [u.tgt_lang for u in by_id["a8"]] == ["fr-FR", "es-ES"]
+    assert by_id["a8"][0].target == "⟨ph3/⟩ Imbriqué ⟨hi1⟩gras ⟨bpt2⟩x⟨/bpt2⟩⟨/hi1⟩ et ⟨ept7/⟩⟨ph8/⟩"
+    assert by_id["a9"][0].domain == "Finance"
+    assert by_id["a16"][0].target == "Deux ⟨ph1/⟩ ⟨bpt3⟩a⟨/bpt3⟩ ids ⟨ph2/⟩⟨ph5/⟩"
+    assert by_id["a2b"][0].src_lang == "de" and by_id["a2b"][0].tgt_lang == "en"  # first of lang/xml:lang
+    assert by_id["a18"][0].src_lang == "" and by_id["a19"][0].source == "Sub in ph ⟨ph1/⟩⟨sub2⟩Title ⟨ph3/⟩⟨/sub2⟩ end"
+    hashed = [k for k in by_id if k.startswith("h")]
+    assert len(hashed) == 1 and len(by_id[hashed[0]]) == 2
+    assert sorted((r.location, r.reason) for r in rejects) == [
+        ("43", "unparseable inline markup"), ("43", "unparseable inline markup"),
+        ("61", "no tuv in tu"), ("62", "no tuv in the source language")]
+    ns_units, ns_rejects, _ = read_all(fixtures / "edge_cases_ns.tmx")  # the same file in a default namespace
+    assert [(u.unit_id, u.source, u.target, u.props) for u in ns_units if not u.unit_id.startswith("h")] == [
+        (u.unit_id, u.source, u.target, u.props) for u in units if not u.unit_id.startswith("h")]
+    assert len(ns_rejects) == len(rejects)
