@@ -7,9 +7,10 @@
    ``iter_units`` with 2 worker processes, and our reader sequential (1 process);
 3. our full ingest (``ingest_files``, Parquet out) on 200k and on 1M units, to show that peak RSS does
    not grow with the file.
-Reports units/s (wall clock), CPU seconds (main process and worker processes) and peak RSS (main
-process; largest worker; main + workers together, sampled from /proc). The machine is shared: wall-clock figures move with other people's load,
-so CPU seconds are printed too. Options: ``--compare-units N``, ``--ingest-units N``, ``--skip-toolkit``.
+Reports units/s (wall clock), CPU seconds (main process and worker processes), units per CPU-second
+and peak RSS (main process; largest worker; main + workers together, sampled from /proc). The machine
+is shared: wall-clock figures move with other people's load, so CPU figures and the load average are
+printed too (units per CPU-second cannot show the gain from a second core, wall clock can). Options: ``--compare-units N``, ``--ingest-units N``, ``--skip-toolkit``.
 """
 
 from __future__ import annotations
@@ -112,10 +113,12 @@ def _child(mode: str, path: Path, workers: int) -> dict[str, object]:
     wall = time.perf_counter() - started
     sampler.stop.set()
     sampler.join()
+    cpu_main, cpu_workers = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     return {
         "mode": mode, "workers": workers, "file": path.name, "units": units, "seconds": round(wall, 2),
-        "units_per_s": round(units / wall), "cpu_main_s": round(_cpu(resource.RUSAGE_SELF), 1),
-        "cpu_workers_s": round(_cpu(resource.RUSAGE_CHILDREN), 1),
+        "units_per_s": round(units / wall), "cpu_main_s": round(cpu_main, 2), "cpu_workers_s": round(cpu_workers, 2),
+        "units_per_cpu_s": round(units / (cpu_main + cpu_workers)),  # robust to other people's load
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "peak_rss_main_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
         "peak_rss_largest_worker_mb": sampler.peak_worker, "peak_rss_main_plus_workers_mb": sampler.peak_total,
         **extra,
@@ -163,13 +166,16 @@ def main() -> int:
     results.append(measure("ingest", big, 2))
     print(f"load average after: {os.getloadavg()}")
     if not args.skip_toolkit:
-        toolkit, ours = results[0], results[1]
-        ratio = float(ours["units_per_s"]) / float(toolkit["units_per_s"])  # type: ignore[arg-type]
-        print(f"reader vs translate-toolkit on {small.name}: {ratio:.2f}x units/s (wall, one run), peak RSS "
-              f"{ours['peak_rss_main_plus_workers_mb']} MB (main + workers) vs {toolkit['peak_rss_main_mb']} MB")
+        toolkit, ours, ours_seq = results[0], results[1], results[2]
+        for label, run in (("2 workers", ours), ("1 process", ours_seq)):
+            wall = float(run["units_per_s"]) / float(toolkit["units_per_s"])  # type: ignore[arg-type]
+            cpu = float(run["units_per_cpu_s"]) / float(toolkit["units_per_cpu_s"])  # type: ignore[arg-type]
+            print(f"reader ({label}) vs translate-toolkit on {small.name}: {wall:.2f}x units/s wall clock, "
+                  f"{cpu:.2f}x units per CPU-second (one run each); peak RSS "
+                  f"{run['peak_rss_main_plus_workers_mb']} MB (main + workers) vs {toolkit['peak_rss_main_mb']} MB")
         cpu_ours = float(ours["cpu_main_s"]) + float(ours["cpu_workers_s"])  # type: ignore[arg-type]
-        print(f"CPU seconds for the same 200k units: reader {cpu_ours:.1f} (main {ours['cpu_main_s']}), "
-              f"translate-toolkit {toolkit['cpu_main_s']}")
+        print(f"CPU seconds for the same units: reader (2 workers) {cpu_ours:.1f} (main {ours['cpu_main_s']}), "
+              f"reader (1 process) {ours_seq['cpu_main_s']}, translate-toolkit {toolkit['cpu_main_s']}")
     (DATA / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
 
