@@ -134,8 +134,11 @@ with warnings.catch_warnings():
         """A generic system's outputs for the client's TM sources (cached; only what is missing is generated)."""
         client = context.partition_key
         units_path = settings.tm_units_path(client)
+        out_dir = settings.asset_dir("contrast_outputs", client)
         if not units_path.is_file():
             context.log.warning(f"no tm_units for {client}: nothing to contrast")
+            (out_dir / "outputs.parquet").unlink(missing_ok=True)
+            yield MaterializeResult(metadata={"generic_systems": 0, "why": "no tm_units"})
             return
         rules, origin = term_rules_for(settings, client)
         units, src, tgt = units_from_frame(pl.read_parquet(units_path), *_pair(rules))
@@ -143,6 +146,9 @@ with warnings.catch_warnings():
         if not systems:
             context.log.warning(f"no generator for {client}: add inbox/{client}/generic/<system>.jsonl "
                                 "or configure the generator resource")
+            # Materialise an explicit "none" (and drop stale outputs) so the merge downstream still runs.
+            (out_dir / "outputs.parquet").unlink(missing_ok=True)
+            yield MaterializeResult(metadata={"generic_systems": 0, "why": "no generic outputs and no generator"})
             return
         sample = sample_units(units, rules, mode=generator.sampling, max_sources=generator.max_sources)
         context.log.info(f"{len(sample):,} of {len(units):,} {src}→{tgt} units ({generator.sampling}; "
@@ -158,7 +164,6 @@ with warnings.catch_warnings():
         refs = pl.DataFrame({"segment_id": [u.unit_id for u in sample], "source": [u.source for u in sample],
                              "reference": [u.reference for u in sample]})
         table = pl.concat(frames).join(refs, on="segment_id", how="left").rename({"segment_id": "unit_id"})
-        out_dir = settings.asset_dir("contrast_outputs", client)
         table.write_parquet(out_dir / "outputs.parquet")
         (out_dir / "summary.json").write_text(json.dumps({"client": client, "pair": f"{src}→{tgt}", "rules": origin,
                                                           "systems": per_system}, indent=1) + "\n", encoding="utf-8")
@@ -176,6 +181,8 @@ def negative_candidates(context: AssetExecutionContext, settings: HousestyleSett
     outputs_path = settings.storage / "contrast_outputs" / client / "outputs.parquet"
     if not outputs_path.is_file():
         context.log.warning(f"no contrast outputs for {client}: no candidate banned variants")
+        (settings.asset_dir("negative_candidates", client) / "conventions.jsonl").unlink(missing_ok=True)
+        yield MaterializeResult(metadata={"candidate_conventions": 0, "why": "no contrast outputs"})
         return
     rules, origin = term_rules_for(settings, client)
     outputs = pl.read_parquet(outputs_path).filter(pl.col("status") != "failed")

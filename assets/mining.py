@@ -9,6 +9,7 @@ here reads gold or registrations (the isolation test checks the asset graph).
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,9 @@ from assets.inbox import input_files
 from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.contrast.conventions import fold_contrast
 from pipelines.conventions.io import load_conventions
+from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import write_set
 from pipelines.mining.corpus import Corpus, corpus_from_units
@@ -124,7 +127,8 @@ def rule_candidates(context: AssetExecutionContext, settings: HousestyleSettings
     return _proposers(context, settings, config, "rule_candidates", RULE_FAMILIES)
 
 
-@asset(partitions_def=CLIENTS, group_name="mining", deps=["term_candidates", "pattern_candidates", "rule_candidates"],
+@asset(partitions_def=CLIENTS, group_name="mining",
+       deps=["term_candidates", "pattern_candidates", "rule_candidates", "negative_candidates"],
        kinds={"polars", "parquet"})
 def convention_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
     """All candidates merged per language pair, conflicts reported; feeds convention_set."""
@@ -139,12 +143,44 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
             conflicts += meta.get("conflicts", [])
             stats.update(meta.get("stats", {}))
         result = combine(mined, conflicts, corpus.unit_ids, stats)
+        conventions, evidence = _fold_contrast(settings, client, corpus, result.conventions, result.evidence)
+        result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
         pair = f"{corpus.src_lang}__{corpus.tgt_lang}"
-        _store(out, [Mined(c, [], []) for c in result.conventions], corpus,
+        _store(out, [Mined(c, [], []) for c in conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split})
-        pl.DataFrame(result.evidence, schema=EVIDENCE).write_parquet(out / pair / "evidence.parquet")
-        counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(result.conventions)
+        pl.DataFrame(evidence, schema=EVIDENCE).write_parquet(out / pair / "evidence.parquet")
+        counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(conventions)
     return _materialize("conventions", counts, config.split)
+
+
+def _fold_contrast(settings: HousestyleSettings, client: str, corpus: Corpus, conventions: list[Convention],
+                   evidence: list[dict[str, Any]]) -> tuple[list[Convention], list[dict[str, Any]]]:
+    """Fold negative_candidates (origin contrast, status candidate) into this pair's merged rules.
+
+    A contrast candidate extends its base term rule with wrong_variants, so it gets a new id: the base
+    rule's evidence moves to it, and the generic system's divergences are added with role `contrast`.
+    """
+    path = settings.storage / "negative_candidates" / client / "conventions.jsonl"
+    if not path.is_file() or not path.stat().st_size:
+        return conventions, evidence
+    candidates = [c for c in load_conventions(path, regex_guard=False)
+                  if (c.src_lang, c.tgt_lang) == (corpus.src_lang, corpus.tgt_lang)]
+    merged, _orphans = fold_contrast(conventions, candidates)
+    renamed: dict[str, str] = {}
+    by_id = {c.convention_id: c for c in conventions}
+    for i, conv in enumerate(merged):
+        base = by_id.get(str(conv.extra.get("base_convention_id", "")))
+        if base is None or conv.convention_id == base.convention_id or conv.rule != base.rule:
+            continue
+        renamed[base.convention_id] = conv.convention_id
+        merged[i] = dataclasses.replace(conv, evidence_unit_ids=base.evidence_unit_ids,
+                                        counter_unit_ids=base.counter_unit_ids, convention_id=conv.convention_id)
+    rows = [{**row, "convention_id": renamed.get(row["convention_id"], row["convention_id"])} for row in evidence]
+    for conv in merged:
+        if conv.origin == "contrast":
+            rows += [{"convention_id": conv.convention_id, "unit_id": u, "role": "contrast"}
+                     for ids in dict(conv.extra.get("contrast_evidence", {})).values() for u in sorted(ids)]
+    return merged, rows
 
 
 @asset(partitions_def=CLIENTS, group_name="conventions", deps=["convention_candidates"], output_required=False,

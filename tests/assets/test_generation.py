@@ -61,11 +61,14 @@ def test_precomputed_generic_system_yields_candidate_conventions(dagster_home: P
     assert "éloignement social" in meta[AssetKey("negative_candidates")]["kept_variants"].value
 
 
-def test_no_generator_configured_skips_instead_of_failing(dagster_home: Path, toy_settings: HousestyleSettings) -> None:
+def test_no_generator_configured_materialises_none_instead_of_failing(dagster_home: Path,
+                                                                     toy_settings: HousestyleSettings) -> None:
+    """No generic system: both contrast assets materialise an explicit "none", so the merge still runs."""
     shutil.rmtree(Path(toy_settings.inbox_root or "") / "toy" / "generic")
     result = run(toy_settings)
     assert result.success  # type: ignore[attr-defined]
-    assert not (toy_settings.storage / "negative_candidates" / "toy").exists()
+    assert not (toy_settings.storage / "contrast_outputs" / "toy" / "outputs.parquet").exists()
+    assert not (toy_settings.storage / "negative_candidates" / "toy" / "conventions.jsonl").exists()
 
 
 def test_sampling_all_and_a_cap(dagster_home: Path, toy_settings: HousestyleSettings) -> None:

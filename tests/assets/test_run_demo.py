@@ -53,6 +53,10 @@ def test_run_demo_end_to_end(tmp_path: Path) -> None:
     assert manifest["set_version"] == version and manifest["client"] == "demo"
     assert (set_dir / "conventions.parquet").is_file() and (set_dir / "conventions.jsonl").is_file()
     assert f"convention set:  {set_dir}" in done.stdout
+    conventions = pl.read_parquet(set_dir / "conventions.parquet")
+    contrast = conventions.filter(pl.col("origin") == "contrast")  # Fairseq divergences, folded into term rules
+    assert contrast.height > 0 and set(contrast["status"]) == {"candidate"}
+    assert contrast["wrong_variants"].list.len().min() > 0  # type: ignore[operator]
 
     runs = [p for p in (set_dir / "runs").iterdir() if p.is_dir()]
     assert len(runs) == 1 and f"report:          {runs[0] / 'report.html'}" in done.stdout
