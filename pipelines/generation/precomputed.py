@@ -34,12 +34,13 @@ def _sha256(path: Path) -> str:
 
 @dataclass
 class PrecomputedBackend:
-    """``path``: the output file; ``tgt_lang``: keeps one language of a multilingual TMX and names
-    the detokeniser's language."""
+    """``path``: the output file; ``tgt_lang``: the language of the outputs (for the detokeniser);
+    ``only_lang``: keep only this target language of a multilingual TMX (its tag exactly as written)."""
 
     path: str
     tgt_lang: str | None = None
     detokenize: str | None = None
+    only_lang: str | None = None
     name: str = "precomputed"
     max_workers: int = 1
     cacheable: bool = False
@@ -51,7 +52,7 @@ class PrecomputedBackend:
         if self.detokenize not in DETOKENIZERS:
             raise ConfigError(f"detokenize must be one of {DETOKENIZERS}, not {self.detokenize!r}")
         file = Path(self.path)
-        outputs = load_segments(file, side="target", tgt_lang=self.tgt_lang, rejects=self.rejects)
+        outputs = load_segments(file, side="target", tgt_lang=self.only_lang, rejects=self.rejects)
         if self.detokenize == "moses":
             from sacremoses import MosesDetokenizer
 

@@ -46,3 +46,8 @@ def test_registry_rejects_unknown_options() -> None:
         make_backend("precomputed", {"path": str(FIX / "outputs.tsv"), "base_url": "http://x"})
     with pytest.raises(ConfigError, match="unknown generator backend"):
         make_backend("nope", {})
+
+
+def test_target_language_names_the_detokeniser_and_only_lang_filters() -> None:
+    assert PrecomputedBackend(str(FIX / "outputs.tmx"), tgt_lang="fr-FR").ids() == ["u1", "u2"]
+    assert PrecomputedBackend(str(FIX / "outputs.tmx"), only_lang="de").ids() == []
