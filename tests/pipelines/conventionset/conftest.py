@@ -1,40 +1,5 @@
-"""The mining fixture TM, ingested once per session (real ingest, no mocks)."""
+"""The set writer is tested on the miner's fixture TM: reuse the mining fixtures, don't copy them."""
 
-from __future__ import annotations
+from tests.pipelines.mining.conftest import tiny, tiny_units
 
-from pathlib import Path
-
-import polars as pl
-import pytest
-
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import Corpus, corpus_from_units
-from tests.conftest import REPO_ROOT
-
-FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
-
-
-@pytest.fixture(scope="session")
-def tiny_units(tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
-    out = tmp_path_factory.mktemp("tiny_units")
-    ingest_files([FIXTURE], client="fixture", out_dir=out)
-    return pl.read_parquet(out / "tm_units.parquet")
-
-
-@pytest.fixture(scope="session")
-def tiny(tiny_units: pl.DataFrame) -> Corpus:
-    return corpus_from_units(tiny_units, "en", "fr")
-
-
-def corpus_of(pairs: list[tuple[str, str]], tgt: str = "fr") -> Corpus:
-    """A small in-memory corpus (unit ids u000…) for family tests."""
-    return Corpus([f"u{i:03d}" for i in range(len(pairs))], [s for s, _ in pairs], [t for _, t in pairs], "en", tgt)
-
-
-@pytest.fixture()
-def make_corpus() -> object:
-    return corpus_of
-
-
-def fixture_path() -> Path:
-    return FIXTURE
+__all__ = ["tiny", "tiny_units"]
