@@ -43,7 +43,7 @@ from pipelines.mining.mine import (
     term_group,
 )
 from pipelines.mining.params import DEFAULT_PARAMS
-from pipelines.mining.splits import select_split
+from pipelines.splits import select_split
 
 EVIDENCE = {"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8}
 

@@ -17,7 +17,7 @@ from pipelines.conventionset.writer import WrittenSet, write_set
 from pipelines.mining.merge import MiningResult
 from pipelines.mining.mine import mine_units
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.splits import select_split
+from pipelines.splits import select_split
 
 
 def mine_to_set(units: pl.DataFrame, *, src_lang: str, tgt_lang: str, client: str, rules_out: Path,

@@ -30,7 +30,7 @@ from pipelines.registration.gold import (
 )
 from pipelines.registration.model import Gate, Informative, Registration
 from pipelines.registration.review import precision_gate, read_review
-from pipelines.registration.splits import Splits, read_splits, split_units
+from pipelines.splits import Splits, read_splits, split_units
 from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
 from pipelines.registration.verdict import Evaluation, GateResult, decide
 

@@ -36,7 +36,7 @@ from pipelines.registration.model import (
     hash_payload,
     sha256_bytes,
 )
-from pipelines.registration.splits import read_splits
+from pipelines.splits import read_splits
 
 REGISTRATION_FILE = "registration.json"
 _VERSION_RE = re.compile(r"^v(\d+)$")

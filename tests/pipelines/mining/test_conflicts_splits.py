@@ -11,7 +11,7 @@ from pipelines.errors import InputError
 from pipelines.mining.conflicts import conflict_rows, dimension_conflicts
 from pipelines.mining.corpus import corpus_from_units
 from pipelines.mining.params import MiningParams
-from pipelines.mining.splits import select_split
+from pipelines.splits import select_split
 from pipelines.mining.term_rules import mine_terms
 
 

@@ -20,7 +20,7 @@ from pipelines.registration.gold import (
     load_term_pairs,
     pairs_as_conventions,
 )
-from pipelines.registration.splits import read_splits, split_units
+from pipelines.splits import read_splits, split_units
 from pipelines.registration.terms import attest_pairs
 from tests.conftest import REPO_ROOT
 from tests.pipelines.registration.realunits import mozilla_units, tico19_units

@@ -8,7 +8,7 @@ import polars as pl
 
 from pipelines.conventions.model import Convention
 from pipelines.registration.gold import load_term_pairs, pairs_as_conventions
-from pipelines.registration.splits import read_splits, split_units
+from pipelines.splits import read_splits, split_units
 from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"

@@ -1,5 +1,8 @@
 """The client's splits.json: which units each mining run / each gate sees.
 
+Neutral ground: the miner (a split is a miner input) and the registration (each gate names a split)
+both read it, and neither imports the other.
+
 Format (documented in README): ``{"<split>": {"unit_id": [ids…]} | {"domain": [domains…]}, …}``.
 A split selects the tm_units rows whose ``unit_id`` (or ``domain``) is in its list. One selector key
 per split, so a split's meaning is never ambiguous.
@@ -46,3 +49,14 @@ def split_units(units: pl.DataFrame, splits: Splits, name: str) -> pl.DataFrame:
     """The tm_units rows of one split (rows with a null target are never evidence of anything)."""
     (selector, values), = splits[name].items()
     return units.filter(pl.col(selector).is_in(values) & pl.col("target").is_not_null())
+
+
+def select_split(units: pl.DataFrame, path: Path, name: str) -> pl.DataFrame:
+    """The units of split ``name`` of the splits file at ``path`` (for mining: every row, targets or not)."""
+    splits = read_splits(path)
+    if name not in splits:
+        raise InputError(f"no split {name!r} (splits: {sorted(splits)})", path=str(path))
+    (selector, values), = splits[name].items()
+    if selector not in units.columns:
+        raise InputError(f"tm_units has no column {selector!r} for split {name!r}", path=str(path))
+    return units.filter(pl.col(selector).is_in(values))
