@@ -89,7 +89,10 @@ class LlamaCppBackend:
                 raise GenerationError(reason)
             from llama_cpp import Llama
 
-            threads = self.n_threads or max(1, min(4, os.cpu_count() or 1))
+            # half the cores (llama.cpp's own physical-core heuristic): with every core busy, its threads
+            # wait on each other at every layer; on this 2-core machine 2 threads took 15-35 s for a call
+            # that 1 thread does in 0.4-5 s while another job was running
+            threads = self.n_threads or max(1, (os.cpu_count() or 2) // 2)
             self._llm = Llama(model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=threads, seed=self.seed,
                               verbose=False)
         return self._llm
