@@ -29,6 +29,7 @@ from pipelines.judge.transfer import (
     BASELINE,
     MODEL_NAMES,
     PRIMARY_MODEL,
+    TooFewSamples,
     TrainedJudge,
     fit_model,
     train_all,
@@ -128,12 +129,15 @@ def _curve(x: np.ndarray, y: np.ndarray, chrf: np.ndarray, xt: np.ndarray, yt: n
 
 
 def _importance(x: np.ndarray, y: np.ndarray, xt: np.ndarray, yt: np.ndarray, columns: list[str], train_lp: str,
-                test_lp: str) -> pl.DataFrame:
+                test_lp: str) -> pl.DataFrame | None:
     """Random-forest Gini importance per language: a forest fitted on EACH language's own labels (an
     analysis of what matters where, not a transfer model), Spearman rho vs the training language's."""
     profiles = {}
     for lp, (xx, yy) in ((train_lp, (x, y)), (test_lp, (xt, yt))):
-        forest = fit_model("random_forest", xx, yy).named_steps["model"]
+        try:
+            forest = fit_model("random_forest", xx, yy).named_steps["model"]
+        except TooFewSamples:
+            return None  # one class in a language's labels: no importance profile to compare
         profiles[lp] = np.asarray(forest.feature_importances_, dtype=float)
     return importance_profiles(profiles, columns, train_lp)
 

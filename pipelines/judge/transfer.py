@@ -46,8 +46,9 @@ FloatArray = NDArray[np.float64]
 
 
 class TooFewSamples(ConfigError):
-    """A model that cannot be fitted on this few rows (k-NN with k=5 on < 5 samples): the run reports
-    the model as not trained (NaN) instead of failing."""
+    """A model that cannot be fitted on these rows (one class only, as in a small slice of a
+    sample-efficiency curve; k-NN with k=5 on < 5 samples): the run reports the model as not trained
+    (NaN) instead of failing."""
 
 
 def make_estimator(name: str) -> Any:
@@ -71,7 +72,7 @@ def make_estimator(name: str) -> Any:
 def fit_model(name: str, x: FloatArray, y: IntArray) -> Pipeline:
     """StandardScaler (fitted on these rows) + the estimator, fitted on one language's labels."""
     if len(np.unique(y)) < 2:
-        raise ConfigError(f"cannot train {name}: the training labels hold one class only")
+        raise TooFewSamples(f"cannot train {name}: the training labels hold one class only")
     if name == "knn" and len(y) < MIN_KNN_SAMPLES:
         raise TooFewSamples(f"cannot train knn (k=5) on {len(y)} samples")
     pipe = Pipeline([("scale", StandardScaler()), ("model", make_estimator(name))])

@@ -58,6 +58,14 @@ def test_every_model_learns_and_gb_gets_balanced_weights() -> None:
         fit_model("logistic_regression", x, np.zeros(len(y), dtype=np.int64))
 
 
+def test_one_class_slice_leaves_models_untrained_not_fatal() -> None:
+    """A small slice of a sample-efficiency curve can hold one label only: only the baseline fits."""
+    x, _, chrf = _toy()
+    judges = train_all(x, np.zeros(len(chrf), dtype=np.int64), chrf, train_lp="en-de", criteria_signature="s",
+                       columns=("a", "b", "c"))
+    assert set(judges) == {"chrf_threshold"}
+
+
 def test_chrf_threshold_maximises_balanced_accuracy() -> None:
     chrf = np.array([10.0, 20.0, 30.0, 40.0, 50.0, 60.0])
     y = np.array([1, 1, 0, 1, 0, 0])
