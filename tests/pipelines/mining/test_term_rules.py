@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pipelines.mining.boundary import trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_filters import adverb, covers, stem
@@ -58,3 +59,44 @@ def test_helpers() -> None:
 def test_thresholds_are_parameters(tiny: Corpus) -> None:
     strict = mine_terms(tiny, MiningParams(term_min_support=4)).conventions
     assert strict and all((c.support or 0) >= 4 for c in strict)
+
+
+def test_overlong_rendering_trimmed_when_extra_word_renders_a_neighbour() -> None:
+    longer = Choice("détresse respiratoire aigu", ["détresse respiratoire aiguë"], 9, 0.69, 0.82, 2)
+    short = Choice("détresse respiratoire", ["détresse respiratoire"], 9, 0.69, 0.78, 6)
+    assert trim_overlong(longer, [longer, short], lambda key: key == "aigu").key == "détresse respiratoire"
+    assert trim_overlong(longer, [longer, short], lambda key: False).key == longer.key
+
+
+def test_spelling_variants_join_one_rule_but_an_untranslated_copy_does_not() -> None:
+    import numpy as np
+    reform = Choice("bronchite aigüe", ["bronchite aigüe"], 2, 0.67, 0.8, 2)
+    classic = Choice("bronchite aigu", ["bronchite aiguë"], 1, 0.33, 0.5, 1)
+    hits = {"bronchite aigüe": np.array([0, 1]), "bronchite aigu": np.array([2])}
+    merged, units = with_siblings("acute bronchitis", reform, [reform, classic], np.array([0, 1, 2]), hits, MiningParams())
+    assert merged.forms == ["bronchite aiguë", "bronchite aigüe"] and merged.coverage == 1.0 and units.tolist() == [0, 1, 2]
+    french = Choice("hygiène", ["hygiène"], 2, 1.0, 0.9, 2)
+    copy = Choice("hygiene", ["hygiene"], 1, 0.5, 0.4, 0, cognate=True)
+    merged, _ = with_siblings("hygiene", french, [french, copy], np.array([0, 1]),
+                              {"hygiène": np.array([0, 1]), "hygiene": np.array([1])}, MiningParams())
+    assert merged.forms == ["hygiène"]
+
+
+def test_acronym_spelled_like_a_stop_word_is_counted_case_sensitively(make_corpus) -> None:
+    pairs = [(f"The WHO said {i}.", f"L'OMS a dit {i}.") for i in range(4)] + [
+        (f"People who care {i}.", f"Les gens qui aident {i}.") for i in range(4)]
+    rule = next(c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src == "WHO")
+    assert rule.consistency == 1.0 and rule.src_match_mode == "exact"
+
+
+def test_doubtful_verb_reads_as_a_noun_only_where_a_noun_phrase_can_start() -> None:
+    from collections import Counter
+
+    from pipelines.mining.term_candidates import Candidates, nominal_key
+    pos = {"détresse respiratoire": Counter({"VFIN? VERB": 6}), "détresse": Counter({"VFIN?": 17, "NOUN": 4}),
+           "covid reste": Counter({"PROPN VFIN?": 1}), "reste": Counter({"NOUN": 5, "VFIN?": 3}),
+           "lave": Counter({"VFIN?": 2}), "toux sec": Counter({"ADJ ADJ": 2}), "toux": Counter({"NOUN": 12, "ADJ": 4}),
+           "sec": Counter({"ADJ": 31}), "covid": Counter({"PROPN": 9})}
+    cands = Candidates({}, {}, pos, [])
+    assert nominal_key("détresse respiratoire", cands) and nominal_key("toux sec", cands)
+    assert not nominal_key("covid reste", cands) and not nominal_key("lave", cands)
