@@ -24,6 +24,7 @@ from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
+from pipelines.mining.paradigm import add_attested_forms
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import (
     Candidates,
@@ -60,7 +61,9 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     tgt_toks = list(tokenize(targets, corpus.tgt_lang, analyse=True))
     links = align([[t.norm for t in s] for s in src_toks], [[t.norm for t in t_] for t_ in tgt_toks],
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
-    return extract(sources, targets, src_toks, tgt_toks, links, params)
+    cands = extract(sources, targets, src_toks, tgt_toks, links, params)
+    add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
+    return cands
 
 
 def _truncations(key: str, forms_of: dict[str, Counter[str]]) -> list[str]:

@@ -1,0 +1,83 @@
+"""Every attested form of a multiword rendering: the same lemma sequence, anywhere in the TM targets.
+
+A multiword rendering's forms used to be only the surfaces the ALIGNED occurrences happened to use
+(``maladie infectieuse``), so a correct output in another gender or number (``maladies
+infectieuses``) failed the rule. Here each multiword rendering key (a lemma sequence) collects every
+contiguous token run of the analysed targets with the same lemma sequence. Only attested forms are
+added: nothing is generated (no inflection rules of our own). One-word keys need nothing: candidate
+extraction already records every target word under its lemma.
+
+Guards against the lemmatiser merging different words under one lemma (the small French model
+gives ``revenus`` the lemma of ``revenir``): an occurrence joins only when its POS sequence is one
+the aligned occurrences of the key were tagged with, and each of its words shares a prefix with the
+word at the same position of an aligned form (all but ``term_form_suffix_slack`` characters of the
+shorter word). Occurrences holding masked content (inline codes, placeholders, URLs) are skipped:
+a form is plain text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from pipelines.mining.term_candidates import Candidates
+from pipelines.mining.tokens import Tok, fold_count, mask
+
+Occurrence = tuple[tuple[str, ...], str, str]  # (word norms, POS sequence, folded surface)
+
+
+def _occurrences(keys: set[str], tgt_toks: Sequence[Sequence[Tok]], targets: Sequence[str]) -> dict[str, list[Occurrence]]:
+    """Every token run of the targets whose lemma sequence is one of ``keys``."""
+    lengths: dict[str, set[int]] = defaultdict(set)  # first lemma -> token counts of keys starting with it
+    for key in keys:
+        words = key.split(" ")
+        lengths[words[0]].add(len(words))
+    found: dict[str, list[Occurrence]] = defaultdict(list)
+    for toks, text in zip(tgt_toks, targets):
+        for i, first in enumerate(toks):
+            for size in lengths.get(first.key, ()):
+                run = toks[i:i + size]
+                if len(run) < size:
+                    continue
+                key = " ".join(t.key for t in run)
+                if key not in keys:
+                    continue
+                raw = text[run[0].start:run[-1].end]
+                if mask(raw) != raw:
+                    continue
+                found[key].append((tuple(t.norm for t in run), " ".join(t.pos for t in run), fold_count(raw)))
+    return found
+
+
+def _related(word: str, known: set[str], slack: int) -> bool:
+    """``word`` shares with some known word all but ``slack`` characters of the shorter one."""
+    return any(len(os.path.commonprefix([word, k])) >= max(1, min(len(word), len(k)) - slack) for k in known)
+
+
+def add_attested_forms(cands: Candidates, tgt_toks: Sequence[Sequence[Tok]], targets: Sequence[str],
+                       slack: int) -> int:
+    """Add to ``cands.forms`` every guarded attested form of each multiword key (see module
+    docstring); returns how many (key, form) pairs were added."""
+    keys = {k for k in cands.forms if " " in k}
+    added = 0
+    for key, occurrences in sorted(_occurrences(keys, tgt_toks, targets).items()):
+        seen = cands.forms[key]
+        tags = set(cands.pos.get(key, Counter()))
+        known: list[set[str]] = [set() for _ in key.split(" ")]
+        for norms, _, surface in occurrences:
+            if surface in seen:
+                for position, norm in zip(known, norms):
+                    position.add(norm)
+        if not any(known):
+            continue
+        new: Counter[str] = Counter()
+        for norms, pos, surface in occurrences:
+            if surface in seen or pos not in tags:
+                continue
+            if all(_related(n, k, slack) for n, k in zip(norms, known)):
+                new[surface] += 1
+        for surface, count in new.items():
+            seen[surface] += count
+            added += 1
+    return added

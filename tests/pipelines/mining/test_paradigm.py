@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.inflection import alternatives, entry_matches
+from pipelines.mining.paradigm import add_attested_forms
+from pipelines.mining.params import MiningParams
+from pipelines.mining.term_candidates import Candidates
+from pipelines.mining.term_rules import mine_terms
+from pipelines.mining.tokens import Tok, tokenize
+from pipelines.scoring.check import check_item
+
+KEY = "facteur de risque"
+
+
+def _cands() -> Candidates:
+    """One aligned multiword rendering, seen in the singular only."""
+    return Candidates({}, {KEY: Counter({"facteur de risque": 2})}, {KEY: Counter({"NOUN ADP NOUN": 2})}, [])
+
+
+def _add(texts: list[str], cands: Candidates) -> int:
+    return add_attested_forms(cands, list(tokenize(texts, "fr", analyse=True)), texts, slack=3)
+
+
+def test_forms_attested_anywhere_in_the_targets_join_the_rendering() -> None:
+    cands = _cands()
+    texts = ["Le facteur de risque est connu.", "Les facteurs de risque sont connus.", "Les facteurs du risque."]
+    assert _add(texts, cands) == 2
+    assert set(cands.forms[KEY]) == {"facteur de risque", "facteurs de risque", "facteurs du risque"}
+    entry, is_regex = alternatives(cands.forms[KEY])
+    assert is_regex and entry_matches(entry, True, "facteurs de risque") and entry_matches(entry, True, "facteur de risque")
+
+
+def test_nothing_is_generated_and_masked_runs_are_skipped() -> None:
+    cands = _cands()
+    texts = ["Le facteur de risque.", "Un facteur ⟨x1/⟩de risque.", "Des facteurs ⟨g1⟩de risque⟨/g1⟩."]
+    assert _add(texts, cands) == 0  # the plural occurs only around inline codes; no plural is invented
+    assert set(cands.forms[KEY]) == {"facteur de risque"}
+
+
+def _tok(norm: str, lemma: str, pos: str, start: int) -> Tok:
+    return Tok(start=start, end=start + len(norm), norm=norm, is_word=True, is_stop=False, is_hyphen=False,
+               lemma=lemma, pos=pos)
+
+
+def _run(words: list[tuple[str, str, str]]) -> tuple[list[Tok], str]:
+    toks, start = [], 0
+    for norm, lemma, pos in words:
+        toks.append(_tok(norm, lemma, pos, start))
+        start += len(norm) + 1
+    return toks, " ".join(w for w, _, _ in words)
+
+
+def test_lemmatiser_merges_are_guarded_by_pos_and_prefix() -> None:
+    """A form joins only with a POS sequence seen for the rendering and words sharing a prefix with
+    the aligned form's words (the lemmatiser's mistakes: revenus → revenir, an unrelated word)."""
+    key = "revenir fiscal"
+    cands = Candidates({}, {key: Counter({"revenus fiscaux": 1})}, {key: Counter({"NOUN ADJ": 1})}, [])
+    runs = [_run([("revenus", "revenir", "NOUN"), ("fiscaux", "fiscal", "ADJ")]),
+            _run([("revenu", "revenir", "NOUN"), ("fiscal", "fiscal", "ADJ")]),      # same POS, shared prefixes: joins
+            _run([("revenant", "revenir", "VERB"), ("fiscal", "fiscal", "ADJ")]),    # prefixes shared, other POS sequence
+            _run([("rendus", "revenir", "NOUN"), ("fiscaux", "fiscal", "ADJ")])]     # same POS, no shared prefix
+    added = add_attested_forms(cands, [t for t, _ in runs], [s for _, s in runs], slack=3)
+    assert added == 1 and set(cands.forms[key]) == {"revenus fiscaux", "revenu fiscal"}
+
+
+def test_one_word_keys_are_left_alone() -> None:
+    cands = Candidates({}, {"fièvre": Counter({"fièvre": 1})}, {"fièvre": Counter({"NOUN": 1})}, [])
+    assert _add(["Les fièvres."], cands) == 0 and set(cands.forms["fièvre"]) == {"fièvre"}
+
+
+def test_mined_rule_accepts_a_form_attested_outside_its_aligned_units(make_corpus: Callable[..., Corpus]) -> None:
+    pairs = [(f"The risk factor {i} matters.", f"Le facteur de risque {i} compte.") for i in range(4)] + [
+        ("Several of them were listed.", "Plusieurs facteurs de risque ont été listés.")]
+    rules = {c.src.casefold(): c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
+    rule = rules["risk factor"]
+    assert rule.regex and entry_matches(rule.expected_terms[0], True, "facteurs de risque")
+    verdict = check_item(rule, "Each risk factor counts.", "Tous les facteurs de risque comptent.")
+    assert verdict is not None and verdict.full_pass
