@@ -76,8 +76,30 @@ def _closed(tok: Tok) -> bool:
     return tok.is_stop
 
 
-def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int) -> Span | None:
-    """The target span consistent with ``span`` under ``links``, trimmed; None when there is none."""
+def _joined(toks: Sequence[Tok], i: int, step: int, *, words_only: bool = True) -> bool:
+    """Whether token ``i`` continues, across a glued ``-``, into a word (or, unless ``words_only``,
+    a number) at ``i + 2 * step``."""
+    j, k = i + step, i + 2 * step
+    if not (0 <= j < len(toks) and 0 <= k < len(toks)) or toks[j].norm != "-":
+        return False
+    if not (toks[k].is_word or (not words_only and toks[k].norm.isalnum())):
+        return False
+    left, right = (toks[i], toks[k]) if step > 0 else (toks[k], toks[i])
+    return left.end == toks[j].start and toks[j].end == right.start
+
+
+def cut_edges(toks: Sequence[Tok], span: Span) -> tuple[bool, bool]:
+    """Whether the span's left / right edge cuts a hyphenated word (``covid`` of ``covid-19``)."""
+    return _joined(toks, span[0], -1, words_only=False), _joined(toks, span[1], 1, words_only=False)
+
+
+def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
+                   cut: tuple[bool, bool] = (True, True)) -> Span | None:
+    """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
+    An edge the source term does not ``cut`` inside a hyphenated word grows over the rest of a
+    hyphenated target word that renders nothing outside the term (``gastrointestinal disease`` is
+    ``maladie gastro-intestinale``, not ``maladie gastro``; ``Kingdom`` stays ``uni`` of
+    ``royaume-uni`` where ``royaume`` renders ``United``)."""
     lo, hi = span
     targets = [j for i, j in links if lo <= i <= hi]
     if not targets:
@@ -89,7 +111,14 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int)
         a += 1
     while b >= a and _closed(tgt[b]) and not (b > a and _glued_number(tgt, b, -1)):
         b -= 1
-    if a > b or sum(t.is_word and not t.is_hyphen for t in tgt[a:b + 1]) > max_words:
+    if a > b:
+        return None
+    outside = {j for i, j in links if not lo <= i <= hi}
+    while not cut[0] and _joined(tgt, a, -1) and not {a - 1, a - 2} & outside:
+        a -= 2
+    while not cut[1] and _joined(tgt, b, 1) and not {b + 1, b + 2} & outside:
+        b += 2
+    if sum(t.is_word and not t.is_hyphen for t in tgt[a:b + 1]) > max_words:
         return None
     return a, b
 
@@ -125,7 +154,7 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             cand.units.add(index)
             cand.occurrences += 1
             cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
-            rspan = rendering_span(span, unit_links, ttoks, params.term_max_rendering_words)
+            rspan = rendering_span(span, unit_links, ttoks, params.term_max_rendering_words, cut_edges(stoks, span))
             if rspan is None:
                 continue
             a, b = rspan
