@@ -24,7 +24,7 @@ from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
-from pipelines.mining.paradigm import add_attested_forms
+from pipelines.mining.paradigm import add_attested_forms, add_lexicon_adjective_forms
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import (
     Candidates,
@@ -63,6 +63,8 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
+    if params.term_lexicon_adjective_forms:
+        add_lexicon_adjective_forms(cands, corpus.tgt_lang, params.term_form_suffix_slack)
     return cands
 
 

@@ -5,7 +5,11 @@ from collections.abc import Callable
 
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives, entry_matches
-from pipelines.mining.paradigm import add_attested_forms
+from pipelines.mining.paradigm import (
+    add_attested_forms,
+    add_lexicon_adjective_forms,
+    lexicon_paradigms,
+)
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import Candidates
 from pipelines.mining.term_rules import mine_terms
@@ -79,3 +83,15 @@ def test_mined_rule_accepts_a_form_attested_outside_its_aligned_units(make_corpu
     assert rule.regex and entry_matches(rule.expected_terms[0], True, "facteurs de risque")
     verdict = check_item(rule, "Each risk factor counts.", "Tous les facteurs de risque comptent.")
     assert verdict is not None and verdict.full_pass
+
+
+def test_lexicon_adjective_forms_are_opt_in_and_only_for_adjectives() -> None:
+    """The pipeline's own lexicon lists the paradigm the TM did not attest (territoriales seen only)."""
+    assert {"territoriale", "territoriaux"} <= lexicon_paradigms("fr")["territorial"]
+    assert lexicon_paradigms("ru") == {} and lexicon_paradigms("zh") == {}
+    cands = Candidates({}, {"territorial": Counter({"territoriales": 1}), "fièvre": Counter({"fièvre": 2})},
+                       {"territorial": Counter({"ADJ": 1}), "fièvre": Counter({"NOUN": 2})}, [])
+    assert add_lexicon_adjective_forms(cands, "fr", slack=3) == 3
+    assert set(cands.forms["territorial"]) == {"territorial", "territoriale", "territoriales", "territoriaux"}
+    assert set(cands.forms["fièvre"]) == {"fièvre"}  # nouns keep their number: it is the English term's
+    assert MiningParams().term_lexicon_adjective_forms is False
