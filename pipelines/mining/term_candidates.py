@@ -43,7 +43,10 @@ def _inner_ok(tok: Tok) -> bool:
 
 
 def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[tuple[Span, str]]:
-    """Candidate term spans of one source and their folded surface (deduplicated by surface)."""
+    """Candidate term spans of one source and their folded surface (deduplicated by surface). A
+    multiword span never ends inside a hyphenated word: ``outbreak of COVID`` (of COVID-19) and
+    ``dependent polymerase`` (of RNA-dependent) are fragments; one word may (``covid``: the checker's
+    word boundaries fall at hyphens)."""
     out: list[tuple[Span, str]] = []
     for i, first in enumerate(toks):
         if not (_edge_ok(first, params.term_min_chars) or _glued_number(toks, i, 1)):
@@ -60,8 +63,8 @@ def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[t
                 break  # "shortness of breath" yes, "avoid buying the tickets" no
             if _edge_ok(tok, params.term_min_chars) or (j > i and _glued_number(toks, j, -1)):
                 surface = fold_count(text[first.start:tok.end])
-                if len(surface) >= params.term_min_chars:
-                    out.append(((i, j), surface))
+                if len(surface) >= params.term_min_chars and not (" " in surface and any(cut_edges(toks, (i, j)))):
+                    out.append(((i, j), surface))  # "official names COVID" (of COVID-19) is a fragment
     return out
 
 

@@ -1,8 +1,10 @@
-"""A rendering never cuts a hyphenated target word where its term does not cut one in the source."""
+"""Hyphenated words are not cut: a multiword source term never ends inside one (``outbreak of COVID``
+of ``outbreak of COVID-19``), and a rendering cuts one only where its term does."""
 
 from __future__ import annotations
 
-from pipelines.mining.term_candidates import cut_edges, rendering_span
+from pipelines.mining.params import MiningParams
+from pipelines.mining.term_candidates import cut_edges, rendering_span, source_spans
 from pipelines.mining.tokens import Tok, tokenize
 
 
@@ -37,3 +39,10 @@ def test_a_cut_source_edge_allows_a_cut_target_edge() -> None:
     tgt = _toks("le sars-cov", "fr")
     assert rendering_span((0, 0), [(0, 1)], tgt, 5, (False, True)) == (1, 1)
     assert rendering_span((0, 0), [(0, 1)], tgt, 5, (False, False)) == (1, 3)
+
+
+def test_multiword_source_terms_never_end_inside_a_hyphenated_word() -> None:
+    text = "The outbreak of COVID-19 hit RNA-dependent polymerase studies."
+    surfaces = {surface for _, surface in source_spans(_toks(text, "en"), text, MiningParams())}
+    assert {"outbreak of covid-19", "covid", "covid-19", "outbreak", "rna-dependent polymerase"} <= surfaces
+    assert "outbreak of covid" not in surfaces and "dependent polymerase" not in surfaces
