@@ -218,7 +218,31 @@ def nominal_key(key: str, cands: Candidates) -> bool:
         as_read[" ".join(_settle(t, u, t == DOUBTFUL_VERB and o) for t, u, o in zip(tags, usual, opens))] += count
         repaired[" ".join(_settle(t, u, t not in FINITE or (t == DOUBTFUL_VERB and o))
                           for t, u, o in zip(tags, usual, opens))] += count
+    if len(words) > 1 and _verb_object(words, seqs):
+        return False
     return nominal(as_read) or (len(words) > 1 and nominal(repaired))
+
+
+OPENS_NP = frozenset({"ADP", "CCONJ", "DET", ""})  # tags a determiner may follow inside a noun phrase
+
+
+def _verb_object(words: list[str], seqs: Counter[str]) -> bool:
+    """Whether, in most occurrences as tagged, a determiner other than a form of ``de`` directly
+    follows a content word: a verb (past participles are tagged ADJ, some read as nouns) and its
+    object (``accru la fréquence``, ``signé des pétitions``, ``réduit la contamination``). Inside
+    a noun phrase a determiner follows a preposition or an elided one (``membre de la famille``,
+    ``développement d'une``), or opens a superlative (``pays les plus touchés``). Checked before
+    the tag repair, which may turn the participle into a noun."""
+    total = clause = 0
+    for seq, count in seqs.items():
+        tags = seq.split(" ")
+        if len(tags) != len(words):
+            continue
+        total += count
+        if any(tags[i] == "DET" and tags[i - 1] not in OPENS_NP and words[i] != "de" and not words[i - 1].endswith("'")
+               and tags[i + 1:i + 2] != ["ADV"] for i in range(1, len(tags))):  # d'une; pays les plus touchés
+            clause += count
+    return clause * 2 > total > 0
 
 
 def _settle(tag: str, usual: str, replaceable: bool) -> str:
