@@ -1,6 +1,8 @@
 """Choosing one term's rendering among its candidates: boundary repair and grouping of variants.
 
-``choose``: the most strongly associated (Dice) candidate whose coverage is within
+``choose``: the most strongly associated (Dice) candidate (an exact tie goes to a cognate or copy of
+the term before the aligner's pick: on a one-unit term the aligner often links a neighbouring word,
+``Golgi`` → ``compartiment``) whose coverage is within
 ``term_boundary_tolerance`` of the best coverage; a truncation wins only when it raises coverage by
 more than the tolerance, an extension only when it does not lower it by more. ``trim_overlong``:
 Dice cannot tell an over-long rendering (equal coverage, fewer units elsewhere, so Dice is never
@@ -42,7 +44,7 @@ def choose(choices: list[Choice], tolerance: float, min_coverage: float) -> Choi
     pool = aligned if aligned and max(c.coverage for c in aligned) > 0 else choices
     qualified = [c for c in pool if c.coverage >= min_coverage]
     if qualified:  # the most strongly associated of the consistent renderings
-        chosen = max(qualified, key=lambda c: (round(c.dice, 3), c.coverage, c.aligned, len(c.key), c.key))
+        chosen = max(qualified, key=lambda c: (round(c.dice, 3), c.coverage, c.cognate, c.aligned, len(c.key), c.key))
     else:
         chosen = max(pool, key=lambda c: (c.coverage, c.aligned, round(c.dice, 3), len(c.key), c.key))
     # extension: a longer rendering that keeps (within tolerance) the coverage is the more precise term

@@ -100,3 +100,14 @@ def test_doubtful_verb_reads_as_a_noun_only_where_a_noun_phrase_can_start() -> N
     cands = Candidates({}, {}, pos, [])
     assert nominal_key("détresse respiratoire", cands) and nominal_key("toux sec", cands)
     assert not nominal_key("covid reste", cands) and not nominal_key("lave", cands)
+
+
+def test_a_cognate_wins_an_exact_tie_over_the_aligned_word() -> None:
+    """A one-unit term whose copy or cognate ties the aligned word on Dice and coverage is rendered by
+    the cognate (``Golgi`` → ``golgi``, not the aligned neighbour ``compartiment``)."""
+    aligned = Choice("compartiment", ["compartiment"], 1, 1.0, 1.0, 1)
+    copy = Choice("golgi", ["golgi"], 1, 1.0, 1.0, 0, cognate=True)
+    assert choose([aligned, copy], tolerance=0.1, min_coverage=0.5).key == "golgi"
+    stronger = Choice("compartiment", ["compartiment"], 2, 1.0, 1.0, 2)
+    weaker_copy = Choice("golgi", ["golgi"], 1, 1.0, 0.667, 0, cognate=True)
+    assert choose([stronger, weaker_copy], tolerance=0.1, min_coverage=0.5).key == "compartiment"
