@@ -46,8 +46,12 @@ class OpenProbe:
                 time.sleep(0.001)
                 continue
             self.opened += 1
-            os.write(fd, self.secret)
-            os.close(fd)
+            try:
+                os.write(fd, self.secret)
+            except BrokenPipeError:  # the reader opened and closed before we wrote: still an open
+                pass
+            finally:
+                os.close(fd)
 
     def __enter__(self) -> "OpenProbe":
         self._thread.start()
