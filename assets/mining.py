@@ -9,7 +9,6 @@ here reads gold or registrations (the isolation test checks the asset graph).
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
-import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from assets.inbox import input_files
 from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.contrast.conventions import fold_contrast
+from pipelines.contrast.conventions import fold_contrast_with_evidence
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
@@ -155,32 +154,13 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
 
 def _fold_contrast(settings: HousestyleSettings, client: str, corpus: Corpus, conventions: list[Convention],
                    evidence: list[dict[str, Any]]) -> tuple[list[Convention], list[dict[str, Any]]]:
-    """Fold negative_candidates (origin contrast, status candidate) into this pair's merged rules.
-
-    A contrast candidate extends its base term rule with wrong_variants, so it gets a new id: the base
-    rule's evidence moves to it, and the generic system's divergences are added with role `contrast`.
-    """
+    """Fold negative_candidates (origin contrast, status candidate) of this pair into its merged rules."""
     path = settings.storage / "negative_candidates" / client / "conventions.jsonl"
     if not path.is_file() or not path.stat().st_size:
         return conventions, evidence
     candidates = [c for c in load_conventions(path, regex_guard=False)
                   if (c.src_lang, c.tgt_lang) == (corpus.src_lang, corpus.tgt_lang)]
-    merged, _orphans = fold_contrast(conventions, candidates)
-    renamed: dict[str, str] = {}
-    by_id = {c.convention_id: c for c in conventions}
-    for i, conv in enumerate(merged):
-        base = by_id.get(str(conv.extra.get("base_convention_id", "")))
-        if base is None or conv.convention_id == base.convention_id or conv.rule != base.rule:
-            continue
-        renamed[base.convention_id] = conv.convention_id
-        merged[i] = dataclasses.replace(conv, evidence_unit_ids=base.evidence_unit_ids,
-                                        counter_unit_ids=base.counter_unit_ids, convention_id=conv.convention_id)
-    rows = [{**row, "convention_id": renamed.get(row["convention_id"], row["convention_id"])} for row in evidence]
-    for conv in merged:
-        if conv.origin == "contrast":
-            rows += [{"convention_id": conv.convention_id, "unit_id": u, "role": "contrast"}
-                     for ids in dict(conv.extra.get("contrast_evidence", {})).values() for u in sorted(ids)]
-    return merged, rows
+    return fold_contrast_with_evidence(conventions, evidence, candidates)
 
 
 @asset(partitions_def=CLIENTS, group_name="conventions", deps=["convention_candidates"], output_required=False,

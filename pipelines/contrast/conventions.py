@@ -112,3 +112,28 @@ def fold_contrast(conventions: Sequence[Convention], candidates: Sequence[Conven
         merged.append(replace.get(conv.convention_id, conv))
         merged.extend(beside.get(conv.convention_id, []))
     return merged, orphans
+
+
+def fold_contrast_with_evidence(conventions: Sequence[Convention], evidence: Sequence[dict[str, Any]],
+                                candidates: Sequence[Convention]) -> tuple[list[Convention], list[dict[str, Any]]]:
+    """``fold_contrast`` with the evidence table carried along (rows: convention_id, unit_id, role).
+
+    A contrast candidate extends its base term rule with wrong_variants, so it gets a new id: the base
+    rule's evidence moves to it, and the generic system's divergences are added with role `contrast`.
+    """
+    merged, _orphans = fold_contrast(conventions, candidates)
+    renamed: dict[str, str] = {}
+    by_id = {c.convention_id: c for c in conventions}
+    for i, conv in enumerate(merged):
+        base = by_id.get(str(conv.extra.get("base_convention_id", "")))
+        if base is None or conv.convention_id == base.convention_id or conv.rule != base.rule:
+            continue
+        renamed[base.convention_id] = conv.convention_id
+        merged[i] = dataclasses.replace(conv, evidence_unit_ids=base.evidence_unit_ids,
+                                        counter_unit_ids=base.counter_unit_ids, convention_id=conv.convention_id)
+    rows = [{**row, "convention_id": renamed.get(row["convention_id"], row["convention_id"])} for row in evidence]
+    for conv in merged:
+        if conv.origin == "contrast":
+            rows += [{"convention_id": conv.convention_id, "unit_id": u, "role": "contrast"}
+                     for ids in dict(conv.extra.get("contrast_evidence", {})).values() for u in sorted(ids)]
+    return merged, rows

@@ -26,7 +26,12 @@ from pipelines.judge.report import (
     importance_markdown,
     label_rule,
 )
-from pipelines.judge.run import JUDGE_EVAL_SCHEMA, judge_transfer, models_folder
+from pipelines.judge.run import (
+    JUDGE_EVAL_SCHEMA,
+    Evaluation,
+    judge_transfer,
+    models_folder,
+)
 from pipelines.judge.samples import DEFAULT_REFERENCES
 
 
@@ -121,7 +126,7 @@ def _language_files(data: LanguageData, out: Path) -> list[Path]:
 
 
 def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.DataFrame,
-              results: Sequence[tuple[str, str, object]], cost: pl.DataFrame | None, wall: dict[str, float]) -> str:
+              results: Sequence[tuple[str, str, Evaluation]], cost: pl.DataFrame | None, wall: dict[str, float]) -> str:
     parts = [f"# Acceptance judge: train {train.lp} → test {test.lp} ({job.criteria})", ""]
     if job.command:
         parts += [f"Command: `{job.command}`", ""]
@@ -130,16 +135,16 @@ def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.
                     "Primary model: logistic_regression (named in advance).")
     parts += [label_rule(), samples_line, "", eval_markdown(table), ""]
     for label, mode, evaluation in results:
-        curve = getattr(evaluation, "curve", None)
+        curve = evaluation.curve
         if curve is not None:
             parts += [f"## Sample efficiency ({label}/{mode}; 30% of {train.lp} segments held out)", "",
                       curve_markdown(curve), ""]
-        aggregator = getattr(evaluation, "aggregator", None)
+        aggregator = evaluation.aggregator
         if aggregator is not None:
             title = (f"## LLM as aggregator vs trained aggregator ({label}/{mode}; paired gain over the zero-shot "
                      "LLM verdict on the same resamples)")
             parts += [title, "", aggregator_markdown(aggregator), ""]
-        importance = getattr(evaluation, "importance", None)
+        importance = evaluation.importance
         if importance is not None:
             parts += [f"## Random-forest Gini importance per language ({label}/{mode})", "",
                       importance_markdown(importance), ""]

@@ -118,39 +118,16 @@ def _parse_file_chunk(path: str, start: int, end: int, prologue: bytes, closing:
 
 
 def _chunks(handle: BinaryIO, start: int, size: int) -> Iterator[tuple[int, int, int]]:
-    """(start, end, newlines) of consecutive chunks of about CHUNK_BYTES ending just after ``</tu>``.
-
-    Plain reads, not mmap: mapped file pages count in the process's RSS, which would then grow with
-    the file. Stops (leaving the rest to the sequential parse) after the file's last boundary or after
-    MAX_CHUNK_BYTES without one.
-    """
+    """(start, end, newlines) of the consecutive chunks ``_StreamChunks`` cuts from ``start`` on, as
+    file offsets for the workers. Plain reads, not mmap: mapped file pages count in the process's RSS,
+    which would then grow with the file. Stops (leaving the rest to the sequential parse) after the
+    last boundary before ``size`` or after MAX_CHUNK_BYTES without one."""
+    handle.seek(start)
+    chunks = _StreamChunks(handle, b"")
     pos = start
-    handle.seek(pos)
-    while True:
-        if pos + CHUNK_BYTES >= size:  # the rest: one last chunk up to its last ``</tu>``
-            rest = handle.read(size - pos)
-            found = rest.rfind(_BOUNDARY)
-            if found >= 0:
-                used = found + len(_BOUNDARY)
-                yield pos, pos + used, rest.count(b"\n", 0, used)
-            return
-        data = handle.read(CHUNK_BYTES)
-        newlines, length, tail = data.count(b"\n"), len(data), data[-(len(_BOUNDARY) - 1):]
-        while True:
-            block = handle.read(_SCAN_BLOCK)
-            if not block or length > MAX_CHUNK_BYTES:
-                return
-            found = (tail + block).find(_BOUNDARY)
-            if found >= 0:
-                used = found + len(_BOUNDARY) - len(tail)  # a boundary may straddle the two reads
-                end = pos + length + used
-                yield pos, end, newlines + block[:used].count(b"\n")
-                handle.seek(end)
-                pos = end
-                break
-            newlines += block.count(b"\n")
-            length += len(block)
-            tail = block[-(len(_BOUNDARY) - 1):]
+    while (chunk := chunks.next()) is not None and pos + len(chunk) <= size:
+        yield pos, pos + len(chunk), chunk.count(b"\n")
+        pos += len(chunk)
 
 
 class _StreamChunks:
