@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,15 +83,18 @@ def unaccented(text: str) -> str:
 
 
 def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.ndarray,
-                  key_hits: dict[str, np.ndarray], params: MiningParams) -> tuple[Choice, np.ndarray]:
+                  key_hits: dict[str, np.ndarray], params: MiningParams,
+                  senses: Sequence[Choice] = ()) -> tuple[Choice, np.ndarray]:
     """Fold into the chosen rendering (one rule, alternatives): aligned one-word renderings sharing a
     long stem with it (``épidémie`` / ``épidémique`` for ``epidemic``: noun and adjective of one
     English word) and spelling variants of it (same words without diacritics: ``bronchite aigüe`` /
     ``bronchite aiguë``). The source word left untranslated is no variant (``hygiene`` in a French
-    target is a copy of the English, not a spelling of ``hygiène``)."""
+    target is a copy of the English, not a spelling of ``hygiène``). ``senses``: renderings of the
+    term's other part of speech (a verb sense, ``tousser`` beside ``toux``), joined when of one family."""
     units = key_hits[chosen.key]
     siblings = [c for c in choices if c.key != chosen.key and (_stem_sibling(c, chosen, params) or (
         _spelling_variant(c.forms, chosen.forms) and term not in c.forms and c.key != term))]
+    siblings += [c for c in senses if c.key != chosen.key and c not in siblings and _derived(c.key, chosen.key)]
     if not siblings:
         return chosen, units
     for sib in siblings:
@@ -101,6 +104,13 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
                     joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                     chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate)
     return merged, units
+
+
+def _derived(a: str, b: str) -> bool:
+    """Words of one family across parts of speech share their start (``toux``/``tousser``,
+    ``travail``/``travailler``); a verb the aligner linked to a term beside an unrelated noun
+    (``aider`` beside ``téléphonique`` for ``help``) is the term's real sense, not an alternative."""
+    return len(os.path.commonprefix([a, b])) >= max(3, min(len(a), len(b)) / 2)
 
 
 def _spelling_variant(forms: list[str], chosen: list[str]) -> bool:

@@ -35,8 +35,8 @@ class MiningParams:
     term_max_rendering_words: int = 5
     term_form_suffix_slack: int = 3  # an attested form of a multiword rendering joins it when each word
     # shares all but this many characters of the shorter word with the aligned form's word (paradigm.py)
-    term_lexicon_adjective_forms: bool = False  # one-word adjective renderings also take the forms the
-    # target pipeline's lexicon lists under their lemma (not only the TM's): opt-in, see paradigm.py
+    term_generate_forms: bool = True  # renderings also take the number/gender forms the TM did not
+    # attest, where the target language has a generator (paradigm.FORM_GENERATORS; French)
     term_boundary_tolerance: float = 0.1  # shorter rendering wins only when it raises coverage by more
     term_conflict_min_share: float = 0.25  # a second rendering this frequent is reported as a conflict
     term_max_units_align: int = 20_000  # units aligned/lemmatised (a deterministic sample of larger TMs)

@@ -23,6 +23,15 @@ STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_word
 _PLAIN_FORM = re.compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
 
 
+_JOINED_SENTENCES = re.compile(r"[a-z0-9]\.[A-Z][a-z]")
+
+
+def joined_sentences(spelling: str) -> bool:
+    """A source term spanning two sentences whose space was lost (``2014.In``): a typo, not a term.
+    Abbreviations (``U.S.``) and versions (``v2.1``) never put a lowercase word after the period."""
+    return _JOINED_SENTENCES.search(spelling) is not None
+
+
 def content_words(text: str) -> int:
     return sum(1 for w in text.replace("-", " ").split(" ") if len(w) > 2 and w not in STOP_LIKE)
 

@@ -24,15 +24,16 @@ from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
-from pipelines.mining.paradigm import add_attested_forms, add_lexicon_adjective_forms
+from pipelines.mining.paradigm import add_attested_forms, generated_forms
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import (
+    FINITE,
     Candidates,
     TermCandidate,
     extract,
     nominal_key,
 )
-from pipelines.mining.term_filters import STOP_LIKE, reject
+from pipelines.mining.term_filters import STOP_LIKE, joined_sentences, reject
 from pipelines.mining.tokens import tokenize
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
@@ -63,8 +64,6 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
-    if params.term_lexicon_adjective_forms:
-        add_lexicon_adjective_forms(cands, corpus.tgt_lang, params.term_form_suffix_slack)
     return cands
 
 
@@ -94,6 +93,25 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     return [k for k in keys if nominal_key(k, cands)]
 
 
+def verb_senses(name: str, cands: Candidates) -> list[str]:
+    """One-word verb renderings the aligner links to a one-word term at least twice and in a fifth of
+    its units: the term's verb sense (``cough`` → ``toux`` and ``toussez``; ``travel`` → ``voyage`` and
+    ``voyager``). Never a rendering of their own (terms are nominal); joined to the chosen one-word
+    rendering as alternatives, since the source word triggers the rule in either sense."""
+    term = cands.terms[name]
+    if " " in name:
+        return []
+    floor = max(2, len(term.units) / 5)
+    return sorted(k for k, n in term.aligned.items() if " " not in k and n >= floor and _mostly_verb(cands.pos.get(k)))
+
+
+def _mostly_verb(tags: Counter[str] | None) -> bool:
+    if not tags:
+        return False
+    verbs = sum(n for t, n in tags.items() if t == "VERB" or t in FINITE)
+    return verbs * 2 > sum(tags.values())
+
+
 def _form(cands: Candidates, key: str) -> str:
     forms = cands.forms.get(key)
     return max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0] if forms else key
@@ -113,7 +131,8 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     cands = aligned_candidates(corpus, indices, params)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
-    all_keys = sorted({k for ks in keys_of.values() for k in ks})
+    senses_of = {t: verb_senses(t, cands) for t in terms}
+    all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
     src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources))))
     # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
@@ -128,6 +147,7 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
         key_hits[key] = np.asarray(sorted(units), dtype=np.int64)
     result = TermResult([], {}, [], Counter())
     choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
+    sense_choices = {t: _choices(t, cands, senses_of[t], src_hits[t], key_hits, params) for t in choices_of if senses_of[t]}
     rivals: dict[str, list[tuple[float, str]]] = {}  # rendering -> (dice, term) of every term proposing it
     for t, choices in choices_of.items():
         for c in choices:
@@ -144,9 +164,34 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
             result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
-                params, result, _neighbour_test(term, cands, rendered_by))
+                params, result, _neighbour_test(term, cands, rendered_by), sense_choices.get(term, []))
+    drop_nested(result, cands)
     result.stats = dict(result.stats)
     return result
+
+
+def drop_nested(result: TermResult, cands: Candidates) -> None:
+    """C-value's nested-term principle, for English noun phrases (head last): a multiword rule whose
+    term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
+    ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
+    at the end keeps its head and stands alone (``renal disease`` in ``chronic renal disease``), as
+    may one word (``transmissible``). Terms seen once are kept: one occurrence cannot tell."""
+    by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
+    nested: set[str] = set()
+    for longer in by_term:
+        words = longer.split(" ")
+        outer = cands.terms[longer].occurrences
+        for size in range(2, len(words)):
+            inner = " ".join(words[:size])
+            if inner in by_term and cands.terms[inner].occurrences == outer >= 2:
+                nested.add(inner)
+    if not nested:
+        return
+    result.conventions = [c for c in result.conventions if c.dimension.removeprefix("term:") not in nested]
+    for term in nested:
+        result.evidence.pop(by_term[term].convention_id, None)
+    result.stats["nested_in_longer_term"] += len(nested)
+    result.stats["rules"] -= len(nested)
 
 
 def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]]) -> Callable[[str], bool]:
@@ -184,21 +229,29 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
             best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
-            params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool]) -> None:
+            params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
+            senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
     chosen = trim_overlong(chosen, choices, renders_neighbour)
-    chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params)
+    chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
+                                         senses if " " not in chosen.key else ())
     occurrences = cands.terms[term].occurrences
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
         _conflict(term, choices, chosen, params, result, mandated=False)
         return
-    why = reject(term, chosen, occurrences, best_dice, lexicon, params)
+    why = "joined_sentences" if joined_sentences(spelled(cands.terms[term])) else reject(
+        term, chosen, occurrences, best_dice, lexicon, params)
     if why is not None:
         stats[why] += 1
         return
-    entry, is_regex = alternatives(chosen.forms)
+    forms = chosen.forms
+    if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
+        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
+                                                        cands.pos.get(chosen.key), corpus.tgt_lang,
+                                                        spelled(cands.terms[term]))))
+    entry, is_regex = alternatives(forms)
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     spelling = spelled(cands.terms[term])

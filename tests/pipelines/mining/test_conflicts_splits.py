@@ -11,8 +11,8 @@ from pipelines.errors import InputError
 from pipelines.mining.conflicts import conflict_rows, dimension_conflicts
 from pipelines.mining.corpus import corpus_from_units
 from pipelines.mining.params import MiningParams
-from pipelines.splits import select_split
 from pipelines.mining.term_rules import mine_terms
+from pipelines.splits import select_split
 
 
 def test_two_renderings_of_one_term_are_reported_not_resolved(make_corpus) -> None:

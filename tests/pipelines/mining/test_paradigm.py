@@ -5,11 +5,7 @@ from collections.abc import Callable
 
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives, entry_matches
-from pipelines.mining.paradigm import (
-    add_attested_forms,
-    add_lexicon_adjective_forms,
-    lexicon_paradigms,
-)
+from pipelines.mining.paradigm import add_attested_forms, generated_forms
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_candidates import Candidates
 from pipelines.mining.term_rules import mine_terms
@@ -85,13 +81,26 @@ def test_mined_rule_accepts_a_form_attested_outside_its_aligned_units(make_corpu
     assert verdict is not None and verdict.full_pass
 
 
-def test_lexicon_adjective_forms_are_opt_in_and_only_for_adjectives() -> None:
-    """The pipeline's own lexicon lists the paradigm the TM did not attest (territoriales seen only)."""
-    assert {"territoriale", "territoriaux"} <= lexicon_paradigms("fr")["territorial"]
-    assert lexicon_paradigms("ru") == {} and lexicon_paradigms("zh") == {}
-    cands = Candidates({}, {"territorial": Counter({"territoriales": 1}), "fièvre": Counter({"fièvre": 2})},
-                       {"territorial": Counter({"ADJ": 1}), "fièvre": Counter({"NOUN": 2})}, [])
-    assert add_lexicon_adjective_forms(cands, "fr", slack=3) == 3
-    assert set(cands.forms["territorial"]) == {"territorial", "territoriale", "territoriales", "territoriaux"}
-    assert set(cands.forms["fièvre"]) == {"fièvre"}  # nouns keep their number: it is the English term's
-    assert MiningParams().term_lexicon_adjective_forms is False
+def test_generated_forms_add_the_number_the_tm_did_not_attest_and_leave_copies_alone() -> None:
+    """French renderings take both numbers (and an adjective every gender); other languages and
+    words copied from the source term (names, acronyms) are unchanged."""
+    assert generated_forms(["territoriales"], "territorial", Counter({"ADJ": 1}), "fr", "territorial") == [
+        "territorial", "territoriale", "territoriales", "territoriaux"]
+    assert generated_forms(["fièvre"], "fièvre", Counter({"NOUN": 2}), "fr", "fever") == ["fièvre", "fièvres"]
+    assert generated_forms(["aice"], "aice", Counter({"NOUN": 1}), "fr", "AICE") == ["aice"]
+    assert generated_forms(["diplôme aice"], "diplôme aice", Counter({"NOUN ADJ": 1}), "fr", "AICE Diploma") == [
+        "diplôme aice", "diplômes aice"]
+    assert generated_forms(["лихорадка"], "лихорадка", Counter({"NOUN": 1}), "ru", "fever") == ["лихорадка"]
+    assert MiningParams().term_generate_forms is True
+
+
+def test_a_mined_rule_accepts_the_other_number_of_its_rendering(make_corpus: Callable[..., Corpus]) -> None:
+    """The TM writes only the plural; an output in the singular fulfils the term rule."""
+    pairs = [("Human interactions are limited.", "Les interactions humaines sont limitées."),
+             ("We study human interactions today.", "Nous étudions les interactions humaines aujourd'hui."),
+             ("Fewer human interactions help patients.", "Moins d'interactions humaines aident les patients."),
+             ("Patients stay at home.", "Les patients restent à la maison.")]
+    rules = {c.src.casefold(): c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
+    rule = rules["human interactions"]
+    verdict = check_item(rule, "Each of the human interactions counts.", "Chaque interaction humaine compte.")
+    assert verdict is not None and verdict.full_pass

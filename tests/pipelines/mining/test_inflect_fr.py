@@ -1,0 +1,60 @@
+"""French number/gender generation (pipelines/mining/inflect_fr.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.mining.inflect_fr import adjective_forms, forms, plural
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("masque", {"masques"}), ("virus", {"virus"}), ("prix", {"prix"}), ("social", {"sociaux"}),
+    ("réseau", {"réseaux", "réseaus"}), ("travail", {"travails", "travaux"}),
+])
+def test_plural(word: str, expected: set[str]) -> None:
+    assert plural(word) == expected
+
+
+@pytest.mark.parametrize(("lemma", "wanted"), [
+    ("impératif", {"impératif", "impérative", "impératifs", "impératives"}),
+    ("contagieux", {"contagieux", "contagieuse", "contagieuses"}),
+    ("viral", {"viral", "virale", "viraux", "virales"}),
+    ("mécanique", {"mécanique", "mécaniques"}),
+    ("public", {"public", "publique", "publics", "publiques"}),
+    ("naturel", {"naturel", "naturelle", "naturels", "naturelles"}),
+    ("rémunéré", {"rémunéré", "rémunérée", "rémunérés", "rémunérées"}),
+])
+def test_adjective_paradigm(lemma: str, wanted: set[str]) -> None:
+    assert wanted <= adjective_forms(lemma)
+
+
+@pytest.mark.parametrize(("form", "lemmas", "tags", "wanted"), [
+    ("interactions humaines", "interaction humain", "NOUN ADJ", {"interaction humaine", "interactions humaines"}),
+    ("contacts sociaux", "contact social", "NOUN ADJ", {"contact social"}),
+    ("forte prévalence", "fort prévalence", "ADJ NOUN", {"fortes prévalences"}),
+    ("port du masque", "port de le masque", "NOUN ADP DET NOUN", {"ports du masque"}),
+    ("programme d'apprentissage", "programme de apprentissage", "NOUN ADP NOUN", {"programmes d'apprentissage"}),
+    ("personnes infectées", "personne infecter", "NOUN VERB", {"personne infectée"}),
+    ("mis en quarantaine", "mettre en quarantaine", "VERB ADP NOUN", {"mise en quarantaine", "mises en quarantaine"}),
+    ("suspendu", "suspendre", "VERB", {"suspendue", "suspendues", "suspendus"}),
+    ("limitées", "limiter", "ADJ", {"limité", "limitée", "limités"}),
+])
+def test_forms_of_renderings(form: str, lemmas: str, tags: str, wanted: set[str]) -> None:
+    assert wanted | {form} <= forms(form, lemmas, tags)
+
+
+@pytest.mark.parametrize(("form", "lemmas", "tags"), [
+    ("covid-19 présente", "covid-19 présenter", "PROPN VERB"),  # a clause: a finite verb does not agree
+    ("oc43", "oc43", "ADJ"),  # a code
+    ("port du masque", "port", "NOUN"),  # tags that do not fit the words
+])
+def test_forms_left_alone(form: str, lemmas: str, tags: str) -> None:
+    assert forms(form, lemmas, tags) == {form}
+
+
+def test_a_participle_tagged_adjective_is_not_inflected_from_its_infinitive() -> None:
+    assert not any(f.startswith("limiter") or "ère" in f for f in forms("limitées", "limiter", "ADJ"))
+
+
+def test_the_complement_keeps_its_number() -> None:
+    assert "ports des masques" not in forms("port du masque", "port de le masque", "NOUN ADP DET NOUN")

@@ -1,0 +1,57 @@
+"""Fragments of longer terms and sentence-joining typos are not term rules (term_rules.drop_nested,
+term_filters.joined_sentences)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.inflection import entry_matches
+from pipelines.mining.params import MiningParams
+from pipelines.mining.term_filters import joined_sentences
+from pipelines.mining.term_rules import mine_terms
+
+PAIRS = [
+    ("Known risk factors include age.", "Les facteurs de risque connus incluent l'âge."),
+    ("Doctors list known risk factors.", "Les médecins listent les facteurs de risque connus."),
+    ("Other known risk factors exist.", "D'autres facteurs de risque connus existent."),
+    ("Chronic renal disease is rare.", "La maladie rénale chronique est rare."),
+    ("Patients with chronic renal disease wait.", "Les patients atteints de maladie rénale chronique attendent."),
+    ("Age matters for patients.", "L'âge compte pour les patients."),
+]
+
+
+def _terms(make_corpus: Callable[..., Corpus]) -> set[str]:
+    result = mine_terms(make_corpus(PAIRS), MiningParams())
+    return {c.src.casefold() for c in result.conventions if c.src}
+
+
+def test_a_term_seen_only_as_the_start_of_a_longer_term_is_dropped(make_corpus: Callable[..., Corpus]) -> None:
+    terms = _terms(make_corpus)
+    assert {"known risk factors", "chronic renal disease"} <= terms
+    assert not {"known risk", "chronic renal"} & terms
+
+
+def test_a_term_nested_at_the_end_keeps_its_head_and_its_rule(make_corpus: Callable[..., Corpus]) -> None:
+    assert "risk factors" in _terms(make_corpus)  # only ever inside "known risk factors", yet a term
+
+
+def test_joined_sentences() -> None:
+    assert joined_sentences("2014.In")
+    assert joined_sentences("cases.The")
+    assert not joined_sentences("U.S. adults")
+    assert not joined_sentences("v2.1")
+    assert not joined_sentences("COVID-19")
+
+
+def test_a_verb_sense_of_one_family_joins_the_noun_rendering(make_corpus: Callable[..., Corpus]) -> None:
+    """``cough`` is a noun (toux) and a verb (tousser) in this TM: the rule accepts either."""
+    pairs = [("A dry cough is common.", "Une toux sèche est fréquente."),
+             ("Symptoms include fever and cough.", "Les symptômes incluent la fièvre et la toux."),
+             ("Cough into your elbow.", "Toussez dans votre coude."),
+             ("If you cough, stay home.", "Si vous toussez, restez chez vous."),
+             ("Children cough at night.", "Les enfants toussent la nuit."),
+             ("Fever is common.", "La fièvre est fréquente.")]
+    rules = {c.src.casefold(): c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
+    entry = rules["cough"].expected_terms[0]
+    assert rules["cough"].regex and all(entry_matches(entry, True, form) for form in ("toux", "toussez", "toussent"))
