@@ -34,7 +34,7 @@ def quiet_jieba() -> None:
 
 
 @lru_cache(maxsize=1)
-def _russian() -> Any:
+def russian_analyzer() -> Any:
     import pymorphy3  # imported here: loading the dictionaries costs ~0.3 s and ~15 MB
 
     return pymorphy3.MorphAnalyzer(lang="ru")
@@ -43,7 +43,7 @@ def _russian() -> Any:
 @lru_cache(maxsize=200_000)
 def russian_lemma(word: str) -> str:
     """Normal form of the most probable pymorphy3 analysis (the word itself when none)."""
-    parses = _russian().parse(word)
+    parses = russian_analyzer().parse(word)
     return str(parses[0].normal_form) if parses else word.lower()
 
 

@@ -22,7 +22,7 @@ import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from pipelines.mining import inflect_fr
+from pipelines.mining import inflect_fr, inflect_ru
 from pipelines.mining.term_candidates import Candidates
 from pipelines.mining.tokens import Tok, fold_count, mask
 
@@ -88,6 +88,7 @@ def add_attested_forms(cands: Candidates, tgt_toks: Sequence[Sequence[Tok]], tar
 # Per target language: (attested form, lemma key, POS key) -> every number/gender form (see inflect_fr).
 FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] = {
     "fr": inflect_fr.forms,
+    "ru": inflect_ru.forms,
 }
 
 
@@ -108,11 +109,9 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     with a generator; others unchanged). The POS key is the one most of the aligned occurrences had;
     names and codes of the source ``term`` (as spelled) copied into the rendering are never inflected."""
     generate = FORM_GENERATORS.get(lang.split("-")[0].lower())
-    if generate is None or not pos:
+    if generate is None:
         return list(forms)
-    tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    if not tags or len(tags.split(" ")) != len(key.split(" ")):
-        return list(forms)
+    tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else ""  # "" = no tagger (ru)
     out = set(forms)
     frozen = names_and_codes(term)
     for form in forms:
