@@ -60,7 +60,9 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     targets = [corpus.targets[i] for i in indices]
     src_toks = list(tokenize(sources, corpus.src_lang))
     tgt_toks = list(tokenize(targets, corpus.tgt_lang, analyse=True))
-    links = align([[t.norm for t in s] for s in src_toks], [[t.norm for t in t_] for t_ in tgt_toks],
+    # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
+    # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
+    links = align([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
@@ -94,15 +96,15 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
 
 
 def verb_senses(name: str, cands: Candidates) -> list[str]:
-    """One-word verb renderings the aligner links to a one-word term at least twice and in a fifth of
-    its units: the term's verb sense (``cough`` → ``toux`` and ``toussez``; ``travel`` → ``voyage`` and
-    ``voyager``). Never a rendering of their own (terms are nominal); joined to the chosen one-word
-    rendering as alternatives, since the source word triggers the rule in either sense."""
-    term = cands.terms[name]
+    """One-word verb renderings the aligner links to a one-word term at least twice: the term's verb
+    sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``). Never
+    a rendering of their own (terms are nominal); joined to the chosen one-word rendering as
+    alternatives when of its word family (``boundary.with_siblings``), since the source word
+    triggers the rule in either sense."""
     if " " in name:
         return []
-    floor = max(2, len(term.units) / 5)
-    return sorted(k for k, n in term.aligned.items() if " " not in k and n >= floor and _mostly_verb(cands.pos.get(k)))
+    return sorted(k for k, n in cands.terms[name].aligned.items()
+                  if " " not in k and n >= 2 and _mostly_verb(cands.pos.get(k)))
 
 
 def _mostly_verb(tags: Counter[str] | None) -> bool:
