@@ -177,7 +177,7 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
 
 def nominal(pos_seqs: Counter[str]) -> bool:
     """Whether a rendering is nominal in most of its occurrences: it starts with a noun, proper noun
-    or adjective and holds a noun or proper noun (a lone adjective passes). Terminology is nominal;
+    or adjective (then followed by its noun) and holds a noun or proper noun (a lone adjective passes). Terminology is nominal;
     verbs and adverbs are phrasing. The small tagger errs on later words (``respiratoire`` as VERB),
     so only the first word's tag is strict. An empty tag is unknown (no tagger, or a tag the
     lemmatiser contradicted) and stands for any content word."""
@@ -188,9 +188,17 @@ def nominal(pos_seqs: Counter[str]) -> bool:
     for seq, count in pos_seqs.items():
         tags = seq.split(" ")
         if (tags[0] in CONTENT_POS or tags[0] == "") and (len(tags) == 1 or any(t in NOUNISH for t in tags)) \
-                and not any(t in FINITE for t in tags):
+                and not any(t in FINITE for t in tags) and _adjectives_reach_a_noun(tags):
             good += count
     return good * 2 > total
+
+
+def _adjectives_reach_a_noun(tags: list[str]) -> bool:
+    """Leading adjectives must qualify a noun that follows them (``forte prévalence``); adjectives
+    followed by a preposition lost their noun to the left of the span: ``médicales d'urgence`` of
+    ``services médicaux d'urgence``, ``virologique annuelle de la grippe`` of ``rapport …``."""
+    rest = [t for t in tags if t != "ADJ"] if tags[0] == "ADJ" else []
+    return not rest or rest[0] in NOUNISH
 
 
 def nominal_key(key: str, cands: Candidates) -> bool:

@@ -23,6 +23,8 @@ STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_word
 _PLAIN_FORM = re.compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
 
 
+COUNT_WORDS = frozenset({"hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
+                         "billions", "trillion", "dozen", "dozens"})
 _JOINED_SENTENCES = re.compile(r"[a-z0-9]\.[A-Z][a-z]")
 
 
@@ -98,6 +100,8 @@ def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, lis
     if not covers(term, chosen.key):
         return "partial_rendering"
     words = term.split(" ")
+    if len(words) > 1 and words[0] in COUNT_WORDS:
+        return "count_phrase"  # "million children" of "1.5 million children": a quantity, not a term
     if adverb(words[0], vocabulary) or adverb(words[-1], vocabulary):
         return "adverb"
     if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) > 4:

@@ -55,3 +55,26 @@ def test_a_verb_sense_of_one_family_joins_the_noun_rendering(make_corpus: Callab
     rules = {c.src.casefold(): c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
     entry = rules["cough"].expected_terms[0]
     assert rules["cough"].regex and all(entry_matches(entry, True, form) for form in ("toux", "toussez", "toussent"))
+
+
+def test_adjectives_must_reach_their_noun() -> None:
+    """A rendering starting with adjectives followed by a preposition lost its noun: a fragment."""
+    from collections import Counter
+
+    from pipelines.mining.term_candidates import nominal
+
+    assert not nominal(Counter({"ADJ ADP NOUN": 1}))  # médicales d'urgence
+    assert not nominal(Counter({"ADJ ADJ ADP DET NOUN": 1}))  # virologique annuelle de la grippe
+    assert nominal(Counter({"ADJ NOUN": 1}))  # forte prévalence
+    assert nominal(Counter({"NOUN ADJ ADP NOUN": 1}))  # détresse respiratoire de l'adulte
+    assert nominal(Counter({"ADJ": 1}))
+
+
+def test_counts_are_not_terms(make_corpus: Callable[..., Corpus]) -> None:
+    pairs = [(f"About {n} million children were affected.", f"Environ {n} millions d'enfants ont été touchés.")
+             for n in (2, 3, 4, 5)]
+    assert "million children" not in _terms_of(make_corpus, pairs)
+
+
+def _terms_of(make_corpus: Callable[..., Corpus], pairs: list[tuple[str, str]]) -> set[str]:
+    return {c.src.casefold() for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
