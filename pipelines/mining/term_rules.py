@@ -11,6 +11,7 @@ over-long trimming and the grouping of derived words and spelling variants live 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -95,6 +96,32 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     return [k for k in keys if nominal_key(k, cands)]
 
 
+def _other_word(rival: str, term: str) -> bool:
+    """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
+    return len(os.path.commonprefix([rival, term])) < max(3, 0.75 * min(len(rival), len(term)))
+
+
+def modifier_words(cands: Candidates) -> frozenset[str]:
+    """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
+    TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
+    ``possible``, ``sent`` → ``envoyés``). An English noun phrase ends in its head noun, so a rare
+    multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
+    symmetry``). Words aligned fewer than three times have no profile."""
+    out = set()
+    for word, cand in cands.terms.items():
+        if " " in word or sum(cand.aligned.values()) < 3:
+            continue
+        votes: Counter[str] = Counter()
+        for key, n in cand.aligned.items():
+            tags = cands.pos.get(key)
+            if tags and " " not in key:
+                votes[max(tags.items(), key=lambda kv: (kv[1], kv[0]))[0]] += n
+        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and \
+                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")) * 3 >= 2 * sum(cand.aligned.values()):
+            out.add(word)
+    return frozenset(out)
+
+
 def verb_senses(name: str, cands: Candidates) -> list[str]:
     """One-word verb renderings the aligner links to a one-word term at least twice: the term's verb
     sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``). Never
@@ -157,6 +184,7 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
     best_dice = {k: sorted(v, reverse=True)[:8] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
     word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
+    modifiers = modifier_words(cands)
     rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
     for word, keys in word_keys.items():
         for key in keys:
@@ -166,7 +194,7 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
             result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
-                params, result, _neighbour_test(term, cands, rendered_by), sense_choices.get(term, []))
+                params, result, _neighbour_test(term, cands, rendered_by), modifiers, sense_choices.get(term, []))
     drop_nested(result, cands)
     result.stats = dict(result.stats)
     return result
@@ -232,7 +260,7 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
             best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
-            senses: Sequence[Choice] = ()) -> None:
+            modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
     chosen = trim_overlong(chosen, choices, renders_neighbour)
@@ -245,6 +273,12 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         return
     why = "joined_sentences" if joined_sentences(spelled(cands.terms[term])) else reject(
         term, chosen, occurrences, best_dice, lexicon, params)
+    if why is None and " " in term and chosen.support <= params.term_low_support \
+            and term.split(" ")[-1] in modifiers:
+        why = "ends_in_modifier"  # "way possible", "nucleocapsid of helical", "kits sent": no head noun
+    if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
+            _other_word(t, term) and cognate(t, _form(cands, chosen.key), params) for _, t in best_dice.get(chosen.key, [])):
+        why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
     if why is not None:
         stats[why] += 1
         return

@@ -78,3 +78,27 @@ def test_counts_are_not_terms(make_corpus: Callable[..., Corpus]) -> None:
 
 def _terms_of(make_corpus: Callable[..., Corpus], pairs: list[tuple[str, str]]) -> set[str]:
     return {c.src.casefold() for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
+
+
+def test_modifier_words_are_profiled_from_the_french_side() -> None:
+    """English words mostly aligned to French adjectives or verbs are modifiers; nouns are not;
+    words aligned fewer than three times have no profile."""
+    from collections import Counter
+
+    from pipelines.mining.term_candidates import Candidates, TermCandidate
+    from pipelines.mining.term_rules import modifier_words
+
+    terms = {"helical": TermCandidate(aligned=Counter({"hélicoïdal": 3})),
+             "symmetry": TermCandidate(aligned=Counter({"symétrie": 3, "hélicoïdal": 1})),
+             "sent": TermCandidate(aligned=Counter({"envoyer": 4})),
+             "rare": TermCandidate(aligned=Counter({"rare": 2}))}
+    pos = {"hélicoïdal": Counter({"ADJ": 4}), "symétrie": Counter({"NOUN": 3}), "envoyer": Counter({"VERB": 4}),
+           "rare": Counter({"ADJ": 2})}
+    assert modifier_words(Candidates(terms, {}, pos, [])) == {"helical", "sent"}
+
+
+def test_a_rare_rendering_that_spells_another_word_of_the_unit_is_not_this_terms() -> None:
+    from pipelines.mining.term_rules import _other_word
+
+    assert _other_word("helical", "symmetry")
+    assert not _other_word("hospital", "hospitals") and not _other_word("suspend", "suspended")
