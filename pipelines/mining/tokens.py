@@ -112,6 +112,8 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
             if word_lemma is not None and _has_letter(tok.text):
                 lemma = fold_count(word_lemma(tok.text.lower()))
             pos = tok.pos_ if pipeline is not None else ""
+            if pos == "VERB" and pipeline is not None:
+                pos, lemma = _misread_noun(pipeline, tok.text.lower(), lemma)
             if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm", []) and "Past" in tok.morph.get("Tense", []):
                 pos = "ADJ"  # past participles modify nouns in terms (cas confirmés, personnes hospitalisées)
             elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm", []):
@@ -129,6 +131,36 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
                     lemma=lemma if piece == tok.text and not acronym else "", pos=pos,  # MERS is not "mer"
                 ))
         yield toks
+
+
+@lru_cache(maxsize=4)
+def _lexicon(pipeline: Language) -> tuple[Any, Any, Any] | None:
+    """(known verb lemmas, known noun lemmas, form → lemma table) of a rule-based lemmatiser."""
+    if "lemmatizer" not in pipeline.pipe_names:
+        return None
+    lookups = getattr(pipeline.get_pipe("lemmatizer"), "lookups", None)
+    if lookups is None or not all(lookups.has_table(t) for t in ("lemma_index", "lemma_lookup")):
+        return None
+    index = lookups.get_table("lemma_index")
+    if "verb" not in index or "noun" not in index:
+        return None
+    return frozenset(index["verb"]), frozenset(index["noun"]), lookups.get_table("lemma_lookup")
+
+
+def _misread_noun(pipeline: Language, word: str, lemma: str) -> tuple[str, str]:
+    """A VERB whose rule lemma is no known verb while the word's lexicon lemma is a known noun is
+    the small tagger misreading a noun (``équipement`` → ``équipemer``): NOUN and that lemma."""
+    lexicon = _lexicon(pipeline)
+    if lexicon is None:
+        return "VERB", lemma
+    verbs, nouns, lookup = lexicon
+    if lemma in verbs:
+        return "VERB", lemma
+    known = lookup.get(word, word)
+    known = known[0] if isinstance(known, list) and known else known
+    if isinstance(known, str) and known in nouns:
+        return "NOUN", fold_count(known)
+    return "VERB", lemma
 
 
 _HYPHEN_SPLIT = re.compile(r"(?<=\w)(-)(?=\w)")

