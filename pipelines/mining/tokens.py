@@ -134,17 +134,21 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
 
 
 @lru_cache(maxsize=4)
-def _lexicon(pipeline: Language) -> tuple[Any, Any, Any] | None:
-    """(known verb lemmas, known noun lemmas, form → lemma table) of a rule-based lemmatiser."""
+def _lexicon(pipeline: Language) -> tuple[Any, Any, Any, Any] | None:
+    """(known verb lemmas, known noun lemmas, form → lemma table, irregular verb forms) of a
+    rule-based lemmatiser. Its verb index lists the regular verbs only; the irregular ones (avoir,
+    permettre) are the lemmas of its exception table."""
     if "lemmatizer" not in pipeline.pipe_names:
         return None
     lookups = getattr(pipeline.get_pipe("lemmatizer"), "lookups", None)
-    if lookups is None or not all(lookups.has_table(t) for t in ("lemma_index", "lemma_lookup")):
+    if lookups is None or not all(lookups.has_table(t) for t in ("lemma_index", "lemma_lookup", "lemma_exc")):
         return None
-    index = lookups.get_table("lemma_index")
-    if "verb" not in index or "noun" not in index:
+    index, exceptions = lookups.get_table("lemma_index"), lookups.get_table("lemma_exc")
+    if "verb" not in index or "noun" not in index or "verb" not in exceptions:
         return None
-    return frozenset(index["verb"]), frozenset(index["noun"]), lookups.get_table("lemma_lookup")
+    irregular = exceptions["verb"]
+    verbs = frozenset(index["verb"]) | {lemma for lemmas in irregular.values() for lemma in lemmas}
+    return verbs, frozenset(index["noun"]), lookups.get_table("lemma_lookup"), irregular
 
 
 def _misread_noun(pipeline: Language, word: str, lemma: str) -> tuple[str, str]:
@@ -153,8 +157,8 @@ def _misread_noun(pipeline: Language, word: str, lemma: str) -> tuple[str, str]:
     lexicon = _lexicon(pipeline)
     if lexicon is None:
         return "VERB", lemma
-    verbs, nouns, lookup = lexicon
-    if lemma in verbs:
+    verbs, nouns, lookup, irregular = lexicon
+    if lemma in verbs or word in irregular:  # avez, permet: verb forms whatever else they could be
         return "VERB", lemma
     known = lookup.get(word, word)
     known = known[0] if isinstance(known, list) and known else known

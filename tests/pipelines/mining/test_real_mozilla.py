@@ -6,8 +6,11 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+from pipelines.conventions.model import Convention
 from pipelines.ingest import domain_from_path, ingest_files
 from pipelines.mining.mine import mine_units
+from pipelines.registration.behaviour import recover
+from pipelines.registration.gold import load_gold_conventions
 from pipelines.scoring.check import check_item
 from tests.conftest import REPO_ROOT
 
@@ -15,15 +18,29 @@ NB = "\u00a0"
 
 
 @pytest.fixture(scope="module")
-def vpn_rules(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def vpn_set(tmp_path_factory: pytest.TempPathFactory) -> list[Convention]:
     root = REPO_ROOT / "inbox" / "mozilla-fr" / "tm"
     files = sorted(p for p in (root / "vpn").rglob("*.xliff"))
     if not files:
         pytest.skip("inbox/mozilla-fr/tm/vpn is not in this checkout")
     out = tmp_path_factory.mktemp("vpn")
     ingest_files(files, client="mozilla-fr", out_dir=out, domain_of=lambda p: domain_from_path(p, root))
-    result = mine_units(pl.read_parquet(out / "tm_units.parquet"), "en", "fr")
-    return {c.dimension: c for c in result.conventions if c.rule != "term"}
+    return mine_units(pl.read_parquet(out / "tm_units.parquet"), "en", "fr").conventions
+
+
+@pytest.fixture(scope="module")
+def vpn_rules(vpn_set: list[Convention]) -> dict[str, object]:
+    return {c.dimension: c for c in vpn_set if c.rule != "term"}
+
+
+def test_the_whole_mined_set_recovers_the_frozen_dev_conventions(vpn_set: list[Convention]) -> None:
+    """The registration's behavioural recovery on the VPN XLIFF (the DEV split) with every mined rule,
+    terms included: a term rule failing a correct probe output (``need`` → ``avez besoin`` against
+    "Besoin d'aide ?") costs a recovery, as it would in the gate."""
+    gold = load_gold_conventions(REPO_ROOT / "registrations" / "mozilla-fr" / "v1" / "gold" / "mozilla-fr.conventions.jsonl",
+                                 "en", "fr")
+    missed = {g.gold_id: recover(g, vpn_set).failed_probes for g in gold if not recover(g, vpn_set).recovered}
+    assert not missed
 
 
 def _passes(conv: object, source: str, output: str) -> bool:
