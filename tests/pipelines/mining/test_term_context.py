@@ -1,5 +1,5 @@
-"""Fragments of longer terms and sentence-joining typos are not term rules (term_rules.drop_nested,
-term_filters.joined_sentences)."""
+"""What the rest of the TM says about a term (term_context: nesting, word class, verb sense) and the
+filters built on it (term_filters.joined_sentences, COUNT_WORDS)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_modifier_words_are_profiled_from_the_french_side() -> None:
     from collections import Counter
 
     from pipelines.mining.term_candidates import Candidates, TermCandidate
-    from pipelines.mining.term_rules import modifier_words
+    from pipelines.mining.term_context import modifier_words
 
     terms = {"helical": TermCandidate(aligned=Counter({"hélicoïdal": 3})),
              "symmetry": TermCandidate(aligned=Counter({"symétrie": 3, "hélicoïdal": 1})),
@@ -98,7 +98,7 @@ def test_modifier_words_are_profiled_from_the_french_side() -> None:
 
 
 def test_a_rare_rendering_that_spells_another_word_of_the_unit_is_not_this_terms() -> None:
-    from pipelines.mining.term_rules import _other_word
+    from pipelines.mining.term_context import other_word
 
-    assert _other_word("helical", "symmetry")
-    assert not _other_word("hospital", "hospitals") and not _other_word("suspend", "suspended")
+    assert other_word("helical", "symmetry")
+    assert not other_word("hospital", "hospitals") and not other_word("suspend", "suspended")

