@@ -106,11 +106,16 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
     return merged, units
 
 
+def share_start(a: str, b: str, fraction: float) -> bool:
+    """``a`` and ``b`` share at least three characters and ``fraction`` of the shorter word."""
+    return len(os.path.commonprefix([a, b])) >= max(3, fraction * min(len(a), len(b)))
+
+
 def _derived(a: str, b: str) -> bool:
     """Words of one family across parts of speech share their start (``toux``/``tousser``,
     ``travail``/``travailler``); a verb the aligner linked to a term beside an unrelated noun
     (``aider`` beside ``téléphonique`` for ``help``) is the term's real sense, not an alternative."""
-    return len(os.path.commonprefix([a, b])) >= max(3, min(len(a), len(b)) / 2)
+    return share_start(a, b, 0.5)
 
 
 def _spelling_variant(forms: list[str], chosen: list[str]) -> bool:

@@ -40,7 +40,7 @@ def _one_word(form: str) -> set[str]:
 
 def _phrase(words: list[str]) -> set[str]:
     """Every case/number of ``modifier* head-noun rest``; the rest keeps its form."""
-    head = None
+    head, noun = None, None
     modifiers: list[Any] = []
     for i, word in enumerate(words):
         if not _CYRILLIC_WORD.fullmatch(word):
@@ -55,10 +55,8 @@ def _phrase(words: list[str]) -> set[str]:
             return set()
         head = i
         break
-    if head is None:
+    if head is None or noun is None:
         return set()
-    noun = _parse(words[head], frozenset({"NOUN"}))
-    assert noun is not None
     out: set[str] = set()
     for number in NUMBERS:
         for case in CASES:

@@ -8,10 +8,10 @@ ruled term is a fragment of it (C-value's nested terms).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from pipelines.mining.boundary import share_start
 from pipelines.mining.term_candidates import FINITE, Candidates
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def other_word(rival: str, term: str) -> bool:
     """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
-    return len(os.path.commonprefix([rival, term])) < max(3, 0.75 * min(len(rival), len(term)))
+    return not share_start(rival, term, 0.75)
 
 
 def modifier_words(cands: Candidates) -> frozenset[str]:

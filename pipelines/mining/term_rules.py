@@ -202,11 +202,12 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
     occurrences = cands.terms[term].occurrences
+    spelling = spelled(cands.terms[term])
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
         _conflict(term, choices, chosen, params, result, mandated=False)
         return
-    why = "joined_sentences" if joined_sentences(spelled(cands.terms[term])) else reject(
+    why = "joined_sentences" if joined_sentences(spelling) else reject(
         term, chosen, occurrences, best_dice, lexicon, params)
     if why is None and " " in term and chosen.support <= params.term_low_support \
             and term.split(" ")[-1] in modifiers:
@@ -220,12 +221,10 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     forms = chosen.forms
     if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
-                                                        cands.pos.get(chosen.key), corpus.tgt_lang,
-                                                        spelled(cands.terms[term]))))
+                                                        cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms)
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
-    spelling = spelled(cands.terms[term])
     acronym = _is_acronym(spelling)
     conv = Convention(
         dimension=f"term:{term}", rule="term", src=spelling, src_match_mode="exact" if acronym else None, expected_terms=[entry], regex=is_regex,
