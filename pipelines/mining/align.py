@@ -100,13 +100,19 @@ def _grow_diag(fwd: set[tuple[int, int]], rev: set[tuple[int, int]]) -> Links:
 def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], *, iterations: int = 5,
           tension: float = 4.0, p_null: float = 0.08) -> list[Links]:
     """Symmetrised word links for each (source tokens, target tokens) pair."""
+    return [grown for grown, _ in align_with_sure(src, tgt, iterations=iterations, tension=tension, p_null=p_null)]
+
+
+def align_with_sure(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], *, iterations: int = 5,
+                    tension: float = 4.0, p_null: float = 0.08) -> list[tuple[Links, Links]]:
+    """Per unit, the grow-diag links and the sure links (both directions agree: the intersection)."""
     s_ids, v_s = _vocab(src)
     t_ids, v_t = _vocab(tgt)
     f2e = _directional(s_ids, t_ids, v_t, iterations, tension, p_null)  # target word -> source position
     e2f = _directional(t_ids, s_ids, v_s, iterations, tension, p_null)  # source word -> target position
-    out = []
+    out: list[tuple[Links, Links]] = []
     for a, b in zip(f2e, e2f):
         fwd = {(int(i), j) for j, i in enumerate(a) if i >= 0}
         rev = {(i, int(j)) for i, j in enumerate(b) if j >= 0}
-        out.append(_grow_diag(fwd, rev))
+        out.append((_grow_diag(fwd, rev), sorted(fwd & rev)))
     return out

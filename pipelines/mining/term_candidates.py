@@ -145,20 +145,36 @@ class Candidates:
 
 
 def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[Sequence[Tok]],
-            tgt_toks: Sequence[Sequence[Tok]], links: Sequence[Links], params: MiningParams) -> Candidates:
-    """Term candidates with their aligned renderings over the (sample of) units."""
+            tgt_toks: Sequence[Sequence[Tok]], links: Sequence[tuple[Links, Links]],
+            params: MiningParams) -> Candidates:
+    """Term candidates with their aligned renderings over the (sample of) units. ``links`` holds,
+    per unit, the symmetrised links and the sure ones (both directions agree).
+
+    Where a term's span is inconsistent under the symmetrised links (a grown link ties a word of
+    the rendering to a neighbour: ``hiv medications`` → ``médicaments contre le vih``), the sure
+    links may still give a span. Such a span only corroborates a rendering the symmetrised links
+    found for the same term elsewhere: on its own it is too often wrong on rare words (on the dev split
+    it would add 514 one-unit rules, many wrong: ``irregular`` → ``battements``, ``Asian`` →
+    ``originaires``), while as corroboration it lifts the support of
+    renderings a few inconsistent units had hidden (``coronavirus outbreak`` → ``épidémie de
+    coronavirus``)."""
     terms: dict[str, TermCandidate] = defaultdict(TermCandidate)
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     pos: dict[str, Counter[str]] = defaultdict(Counter)
     unit_keys: list[frozenset[str]] = []
-    for index, (src, tgt, stoks, ttoks, unit_links) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
+    corroborating: dict[str, Counter[str]] = defaultdict(Counter)
+    for index, (src, tgt, stoks, ttoks, (grown, sure)) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
         for span, surface in source_spans(stoks, src, params):
             cand = terms[surface]
             cand.units.add(index)
             cand.occurrences += 1
             cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
-            rspan = rendering_span(span, unit_links, ttoks, params.term_max_rendering_words, cut_edges(stoks, span))
+            cut = cut_edges(stoks, span)
+            rspan = rendering_span(span, grown, ttoks, params.term_max_rendering_words, cut)
             if rspan is None:
+                rspan = rendering_span(span, sure, ttoks, params.term_max_rendering_words, cut)
+                if rspan is not None:
+                    corroborating[surface][" ".join(t.key for t in ttoks[rspan[0]:rspan[1] + 1])] += 1
                 continue
             a, b = rspan
             key = " ".join(t.key for t in ttoks[a:b + 1])
@@ -172,6 +188,11 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
                 forms[tok.key][tok.norm] += 1
                 pos[tok.key][tok.pos] += 1
         unit_keys.append(frozenset(keys))
+    for surface, found in corroborating.items():
+        aligned = terms[surface].aligned
+        for key, count in found.items():
+            if key in aligned:
+                aligned[key] += count
     return Candidates(dict(terms), dict(forms), dict(pos), unit_keys)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from pipelines.conventions.model import Convention
-from pipelines.mining.align import align
+from pipelines.mining.align import align_with_sure
 from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
@@ -67,7 +67,7 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     tgt_toks = list(tokenize(targets, corpus.tgt_lang, analyse=True))
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
-    links = align([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
+    links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
