@@ -39,7 +39,7 @@ from pipelines.mining.term_context import (
     verb_senses,
 )
 from pipelines.mining.term_filters import STOP_LIKE, joined_sentences, reject
-from pipelines.mining.tokens import tokenize
+from pipelines.mining.tokens import settle_closed_tags, tokenize
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
 
@@ -65,6 +65,7 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     targets = [corpus.targets[i] for i in indices]
     src_toks = list(tokenize(sources, corpus.src_lang))
     tgt_toks = list(tokenize(targets, corpus.tgt_lang, analyse=True))
+    settle_closed_tags(tgt_toks)
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],

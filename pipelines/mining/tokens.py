@@ -8,7 +8,8 @@ never words. One ``Language`` object per language is built once and reused (buil
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -165,6 +166,28 @@ def _misread_noun(pipeline: Language, word: str, lemma: str) -> tuple[str, str]:
     if isinstance(known, str) and known in nouns:
         return "NOUN", fold_count(known)
     return "VERB", lemma
+
+
+WORD_CLASS_CLOSED = frozenset({"DET", "ADP", "PRON", "CCONJ", "SCONJ", "AUX", "PART"})
+OPEN_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB"})
+
+
+def settle_closed_tags(sentences: Sequence[list[Tok]]) -> None:
+    """A content word the small tagger read as a function word in one segment (``toux`` as ADP in
+    ``une toux sèche``) takes the open class it has in most of its occurrences over the TM;
+    function words are a short list, mostly tagged right, so the majority is the better witness.
+    Stop words keep their tags. Mutates the tokens (called once, after tokenising all targets)."""
+    tags: dict[str, Counter[str]] = defaultdict(Counter)
+    for sentence in sentences:
+        for tok in sentence:
+            if tok.is_word and tok.pos:
+                tags[tok.norm][tok.pos] += 1
+    for sentence in sentences:
+        for tok in sentence:
+            if tok.is_word and tok.pos in WORD_CLASS_CLOSED and not tok.is_stop and not tok.is_hyphen:
+                usual, count = max(tags[tok.norm].items(), key=lambda kv: (kv[1], kv[0]))
+                if usual in OPEN_POS and count * 2 > sum(tags[tok.norm].values()):
+                    tok.pos = usual
 
 
 _HYPHEN_SPLIT = re.compile(r"(?<=\w)(-)(?=\w)")

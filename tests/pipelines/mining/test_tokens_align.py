@@ -53,3 +53,17 @@ def test_a_noun_the_small_tagger_reads_as_a_verb_gets_its_noun_lemma() -> None:
     # irregular verbs are in the lexicon's exception table, not its verb index: avez is no noun "avoir"
     assert _misread_noun(pipeline, "avez", "avoir") == ("VERB", "avoir")
     assert _misread_noun(pipeline, "permet", "permettre") == ("VERB", "permettre")
+
+
+def test_a_content_word_read_as_a_function_word_takes_its_usual_class() -> None:
+    from pipelines.mining.tokens import Tok, settle_closed_tags
+
+    def tok(norm: str, pos: str, stop: bool = False) -> Tok:
+        return Tok(0, len(norm), norm, True, stop, False, norm, pos)
+
+    sentences = [[tok("coronavirus", "NOUN")], [tok("coronavirus", "NOUN")], [tok("le", "DET", True), tok("coronavirus", "PRON")],
+                 [tok("contre", "ADP")], [tok("contre", "ADP")], [tok("contre", "NOUN")], [tok("le", "PRON", True)]]
+    settle_closed_tags(sentences)
+    assert sentences[2][1].pos == "NOUN"  # PRON once, NOUN in most occurrences
+    assert [s[0].pos for s in sentences[3:6]] == ["ADP", "ADP", "NOUN"]  # contre: a preposition in most
+    assert sentences[6][0].pos == "PRON" and sentences[2][0].pos == "DET"  # stop words keep their tags
