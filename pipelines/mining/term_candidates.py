@@ -96,6 +96,9 @@ def cut_edges(toks: Sequence[Tok], span: Span) -> tuple[bool, bool]:
     return _joined(toks, span[0], -1, words_only=False), _joined(toks, span[1], 1, words_only=False)
 
 
+_REORDERED = frozenset({"ADP", "DET"})  # function words inside a reordered noun phrase
+
+
 def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
                    cut: tuple[bool, bool] = (True, True)) -> Span | None:
     """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
@@ -108,8 +111,13 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
     if not targets:
         return None
     a, b = min(targets), max(targets)
-    if any(a <= j <= b and not lo <= i <= hi for i, j in links):
-        return None  # a target word inside the span belongs to a source word outside: inconsistent
+    # A target word inside the span that belongs to a source word outside makes it inconsistent,
+    # except a preposition or article inside a multiword term's reordered rendering: IBM-1 links
+    # ``de`` of ``taux de mortalité`` to the ``of`` after ``mortality rate`` (dev split: +38 rules,
+    # about 5 in 6 of them right by our reading, mortality rate and sore throat → mal de gorge).
+    # A one-word term keeps the strict check: across a preposition it is mostly a longer phrase.
+    if any(a <= j <= b and not lo <= i <= hi and (lo == hi or tgt[j].pos not in _REORDERED) for i, j in links):
+        return None
     while a <= b and _closed(tgt[a]) and not _glued_number(tgt, a, 1):
         a += 1
     while b >= a and _closed(tgt[b]) and not (b > a and _glued_number(tgt, b, -1)):

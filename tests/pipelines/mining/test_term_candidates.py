@@ -26,3 +26,14 @@ def test_sure_links_corroborate_but_never_propose_a_rendering() -> None:
     cands = extract(sources, targets, src_toks, tgt_toks, grown_sure, MiningParams())
     assert cands.terms["hiv"].aligned["vih"] == 2  # one grown-consistent span, one corroborating
     assert cands.terms["virus"].aligned == {}  # consistent nowhere under grown links: no rendering proposed
+
+
+def test_a_preposition_linked_outside_does_not_break_a_reordered_multiword_rendering() -> None:
+    from pipelines.mining.term_candidates import rendering_span
+
+    tgt = _toks("le taux de mortalité des enfants", "fr")  # le / taux / de / mortalité / des / enfants
+    links = [(0, 0), (1, 3), (2, 1), (3, 2), (3, 4), (4, 5)]  # "the mortality rate of children": of → de, des
+    assert tgt[2].pos == "ADP"
+    assert rendering_span((1, 2), links, tgt, 5) == (1, 3)  # mortality rate → taux de mortalité
+    one_word = [(0, 1), (0, 3), (1, 2)]  # a one-word term across a preposition another word holds
+    assert rendering_span((0, 0), one_word, tgt, 5) is None
