@@ -142,6 +142,8 @@ class TermCandidate:
     occurrences: int = 0
     aligned: Counter[str] = field(default_factory=Counter)  # rendering lemma key -> aligned occurrences
     surfaces: Counter[str] = field(default_factory=Counter)  # raw source spellings (COVID-19, covid-19)
+    # (last word, the content word right after the term) per occurrence; ("", "") when none follows
+    next_words: Counter[tuple[str, str]] = field(default_factory=Counter)
 
 
 @dataclass(slots=True)
@@ -150,6 +152,7 @@ class Candidates:
     forms: dict[str, Counter[str]]  # rendering lemma key -> folded surface forms seen (all terms)
     pos: dict[str, Counter[str]]  # rendering lemma key -> POS sequences seen ("" without a tagger)
     unit_keys: list[frozenset[str]]  # per sample unit: lemma keys of its target content words
+    word_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)  # adjacent source words -> units with them
 
 
 def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[Sequence[Tok]],
@@ -171,12 +174,14 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
     pos: dict[str, Counter[str]] = defaultdict(Counter)
     unit_keys: list[frozenset[str]] = []
     corroborating: dict[str, Counter[str]] = defaultdict(Counter)
+    word_pairs: Counter[tuple[str, str]] = Counter()
     for index, (src, tgt, stoks, ttoks, (grown, sure)) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
         for span, surface in source_spans(stoks, src, params):
             cand = terms[surface]
             cand.units.add(index)
             cand.occurrences += 1
             cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
+            cand.next_words[_next_word(stoks, span[1])] += 1
             cut = cut_edges(stoks, span)
             rspan = rendering_span(span, grown, ttoks, params.term_max_rendering_words, cut)
             if rspan is None:
@@ -196,12 +201,22 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
                 forms[tok.key][tok.norm] += 1
                 pos[tok.key][tok.pos] += 1
         unit_keys.append(frozenset(keys))
+        word_pairs.update({(a.norm, b.norm) for a, b in zip(stoks, stoks[1:]) if _content(a) and _content(b)})
     for surface, found in corroborating.items():
         aligned = terms[surface].aligned
         for key, count in found.items():
             if key in aligned:
                 aligned[key] += count
-    return Candidates(dict(terms), dict(forms), dict(pos), unit_keys)
+    return Candidates(dict(terms), dict(forms), dict(pos), unit_keys, word_pairs)
+
+
+def _content(tok: Tok) -> bool:
+    return tok.is_word and not tok.is_stop and not tok.is_hyphen
+
+
+def _next_word(toks: Sequence[Tok], last: int) -> tuple[str, str]:
+    following = toks[last + 1] if last + 1 < len(toks) else None
+    return (toks[last].norm, following.norm) if following is not None and _content(following) else ("", "")
 
 
 def nominal(pos_seqs: Counter[str]) -> bool:

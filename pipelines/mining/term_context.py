@@ -23,6 +23,22 @@ def other_word(rival: str, term: str) -> bool:
     return not share_start(rival, term, 0.75)
 
 
+def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[str]]:
+    """Per one-word source term aligned at least ``min_aligned`` times: its aligned one-word
+    renderings' usual French tags, weighted by how often each rendering was aligned."""
+    out: dict[str, Counter[str]] = {}
+    for word, cand in cands.terms.items():
+        if " " in word or sum(cand.aligned.values()) < min_aligned:
+            continue
+        votes: Counter[str] = Counter()
+        for key, n in cand.aligned.items():
+            tags = cands.pos.get(key)
+            if tags and " " not in key:
+                votes[max(tags.items(), key=lambda kv: (kv[1], kv[0]))[0]] += n
+        out[word] = votes
+    return out
+
+
 def modifier_words(cands: Candidates) -> frozenset[str]:
     """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
     TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
@@ -30,18 +46,18 @@ def modifier_words(cands: Candidates) -> frozenset[str]:
     multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
     symmetry``). Words aligned fewer than three times have no profile."""
     out = set()
-    for word, cand in cands.terms.items():
-        if " " in word or sum(cand.aligned.values()) < 3:
-            continue
-        votes: Counter[str] = Counter()
-        for key, n in cand.aligned.items():
-            tags = cands.pos.get(key)
-            if tags and " " not in key:
-                votes[max(tags.items(), key=lambda kv: (kv[1], kv[0]))[0]] += n
+    for word, votes in _word_class_votes(cands, 3).items():
+        total = sum(cands.terms[word].aligned.values())
         if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and \
-                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")) * 3 >= 2 * sum(cand.aligned.values()):
+                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")) * 3 >= 2 * total:
             out.add(word)
     return frozenset(out)
+
+
+def noun_words(cands: Candidates) -> frozenset[str]:
+    """English words whose aligned renderings are mostly French nouns (aligned twice at least)."""
+    return frozenset(word for word, votes in _word_class_votes(cands, 2).items()
+                     if sum(n for t, n in votes.items() if t in ("NOUN", "PROPN")) * 2 > sum(votes.values()) > 0)
 
 
 def verb_senses(name: str, cands: Candidates) -> list[str]:
@@ -85,3 +101,30 @@ def drop_nested(result: TermResult, cands: Candidates) -> None:
         result.evidence.pop(by_term[term].convention_id, None)
     result.stats["nested_in_longer_term"] += len(nested)
     result.stats["rules"] -= len(nested)
+
+
+def drop_headless(result: TermResult, cands: Candidates) -> None:
+    """A multiword term always followed by the same noun, where that noun and the term's last word
+    make a phrase seen in more units than the term itself (``PHE reference`` + ``laboratories``,
+    ``COVID-19-specific animal`` + ``models``), ends in a modifier of that phrase: its head is the
+    next noun, so it is a fragment. C-value's nesting needs the longer term to be frequent and ruled;
+    this asks the phrase to recur instead, so it also holds for terms seen once. Nouns are told by
+    their French renderings (``noun_words``): ``public places like`` or ``limited data available``
+    end in their head."""
+    nouns = noun_words(cands)
+    headless = set()
+    for conv in result.conventions:
+        term = conv.dimension.removeprefix("term:")
+        cand = cands.terms.get(term)
+        if cand is None or " " not in term or len(cand.next_words) != 1:
+            continue
+        (pair, count), = cand.next_words.items()
+        if pair[1] in nouns and count == cand.occurrences and cands.word_pairs[pair] > len(cand.units):
+            headless.add(conv.convention_id)
+    if not headless:
+        return
+    result.conventions = [c for c in result.conventions if c.convention_id not in headless]
+    for cid in headless:
+        result.evidence.pop(cid, None)
+    result.stats["headless_before_next_word"] += len(headless)
+    result.stats["rules"] -= len(headless)

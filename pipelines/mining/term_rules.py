@@ -33,6 +33,7 @@ from pipelines.mining.term_candidates import (
     nominal_key,
 )
 from pipelines.mining.term_context import (
+    drop_headless,
     drop_nested,
     modifier_words,
     other_word,
@@ -156,6 +157,7 @@ def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
                 params, result, _neighbour_test(term, cands, rendered_by), modifiers, sense_choices.get(term, []))
     drop_nested(result, cands)
+    drop_headless(result, cands)
     result.stats = dict(result.stats)
     return result
 

@@ -102,3 +102,30 @@ def test_a_rare_rendering_that_spells_another_word_of_the_unit_is_not_this_terms
 
     assert other_word("helical", "symmetry")
     assert not other_word("hospital", "hospitals") and not other_word("suspend", "suspended")
+
+
+def test_a_term_always_followed_by_a_noun_it_forms_a_recurring_phrase_with_lacks_its_head() -> None:
+    """``PHE reference`` is only seen before ``laboratories``, and ``reference laboratories`` recurs
+    without it: a fragment. ``public places`` before ``like`` (not a noun) ends in its head."""
+    from collections import Counter
+
+    from pipelines.conventions.model import Convention
+    from pipelines.mining.term_candidates import Candidates, TermCandidate
+    from pipelines.mining.term_context import drop_headless
+    from pipelines.mining.term_rules import TermResult
+
+    def rule(term: str) -> Convention:
+        return Convention(dimension=f"term:{term}", rule="term", src=term, expected_terms=[term])
+
+    terms = {"phe reference": TermCandidate(units={0}, occurrences=1, next_words=Counter({("reference", "laboratories"): 1})),
+             "public places": TermCandidate(units={4}, occurrences=1, next_words=Counter({("places", "like"): 1})),
+             "reference": TermCandidate(units={0, 1, 2}, occurrences=3, next_words=Counter({("reference", "laboratories"): 3})),
+             "laboratories": TermCandidate(units={0, 1, 2}, aligned=Counter({"laboratoire": 3})),
+             "like": TermCandidate(units={4, 5}, aligned=Counter({"comme": 2}))}
+    pos = {"laboratoire": Counter({"NOUN": 3}), "comme": Counter({"ADP": 2})}
+    pairs = Counter({("reference", "laboratories"): 3, ("places", "like"): 2})
+    result = TermResult([rule(t) for t in ("phe reference", "public places", "reference")],
+                        {}, stats=Counter())
+    drop_headless(result, Candidates(terms, {}, pos, [], pairs))
+    assert [c.src for c in result.conventions] == ["public places", "reference"]  # one word: never a fragment here
+    assert result.stats["headless_before_next_word"] == 1
