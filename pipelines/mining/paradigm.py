@@ -104,6 +104,11 @@ def names_and_codes(term: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _acronym(term: str) -> bool:
+    letters = [c for c in term if c.isalpha()]
+    return " " not in term and len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
 def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:
     """The attested ``forms`` of one rendering plus their generated number/gender forms (languages
     with a generator; others unchanged). The POS key is the one most of the aligned occurrences had;
@@ -113,6 +118,8 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
         return list(forms)
     tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else ""  # "" = no tagger (ru)
     out = set(forms)
+    if _acronym(term):
+        return sorted(out)  # an acronym renders as an acronym or a name (DNA → ADN, ICD → CIM): invariable
     frozen = names_and_codes(term)
     for form in forms:
         out |= generate(form, key, tags, frozen)

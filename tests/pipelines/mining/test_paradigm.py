@@ -88,6 +88,7 @@ def test_generated_forms_add_the_number_the_tm_did_not_attest_and_leave_copies_a
         "territorial", "territoriale", "territoriales", "territoriaux"]
     assert generated_forms(["fièvre"], "fièvre", Counter({"NOUN": 2}), "fr", "fever") == ["fièvre", "fièvres"]
     assert generated_forms(["aice"], "aice", Counter({"NOUN": 1}), "fr", "AICE") == ["aice"]
+    assert generated_forms(["cim"], "cim", Counter({"NOUN": 1}), "fr", "ICD") == ["cim"]  # an acronym's acronym: not cime(s)
     assert generated_forms(["diplôme aice"], "diplôme aice", Counter({"NOUN ADJ": 1}), "fr", "AICE Diploma") == [
         "diplôme aice", "diplômes aice"]
     assert {"лихорадки", "лихорадкой"} <= set(generated_forms(["лихорадка"], "лихорадка", None, "ru", "fever"))
