@@ -12,7 +12,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pipelines.mining.boundary import share_start
-from pipelines.mining.term_candidates import FINITE, Candidates
+from pipelines.mining.rendering_class import FINITE
+from pipelines.mining.term_candidates import Candidates
 
 if TYPE_CHECKING:
     from pipelines.mining.term_rules import TermResult

@@ -26,12 +26,8 @@ from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.paradigm import add_attested_forms, generated_forms
 from pipelines.mining.params import MiningParams
-from pipelines.mining.term_candidates import (
-    Candidates,
-    TermCandidate,
-    extract,
-    nominal_key,
-)
+from pipelines.mining.rendering_class import nominal_key
+from pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from pipelines.mining.term_context import (
     drop_headless,
     drop_nested,

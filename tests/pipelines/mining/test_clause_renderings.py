@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.mining.term_candidates import Candidates, nominal_key
+from pipelines.mining.rendering_class import nominal_key
+from pipelines.mining.term_candidates import Candidates
 
 
 def _nominal(key: str, tags: str) -> bool:

@@ -61,7 +61,7 @@ def test_adjectives_must_reach_their_noun() -> None:
     """A rendering starting with adjectives followed by a preposition lost its noun: a fragment."""
     from collections import Counter
 
-    from pipelines.mining.term_candidates import nominal
+    from pipelines.mining.rendering_class import nominal
 
     assert not nominal(Counter({"ADJ ADP NOUN": 1}))  # médicales d'urgence
     assert not nominal(Counter({"ADJ ADJ ADP DET NOUN": 1}))  # virologique annuelle de la grippe

@@ -92,7 +92,8 @@ def test_acronym_spelled_like_a_stop_word_is_counted_case_sensitively(make_corpu
 def test_doubtful_verb_reads_as_a_noun_only_where_a_noun_phrase_can_start() -> None:
     from collections import Counter
 
-    from pipelines.mining.term_candidates import Candidates, nominal_key
+    from pipelines.mining.rendering_class import nominal_key
+    from pipelines.mining.term_candidates import Candidates
     pos = {"détresse respiratoire": Counter({"VFIN? VERB": 6}), "détresse": Counter({"VFIN?": 17, "NOUN": 4}),
            "covid reste": Counter({"PROPN VFIN?": 1}), "reste": Counter({"NOUN": 5, "VFIN?": 3}),
            "lave": Counter({"VFIN?": 2}), "toux sec": Counter({"ADJ ADJ": 2}), "toux": Counter({"NOUN": 12, "ADJ": 4}),
