@@ -13,9 +13,12 @@ import argparse
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipelines.errors import InputError, RegistrationError
+
+if TYPE_CHECKING:
+    import polars as pl
 
 REVIEW_SUFFIXES = (".csv", ".tsv", ".parquet")
 
@@ -45,6 +48,8 @@ def register(subparsers: Any) -> None:
     rs.add_argument("--conventions", required=True, type=Path)
     rs.add_argument("-n", type=int, default=50, help="sample size (default 50)")
     rs.add_argument("--out", required=True, type=Path, help=".csv or .parquet to write")
+    rs.add_argument("--tm-units", type=Path, help="tm_units.parquet the set was mined from: each row then shows "
+                                                  "its first evidence unit (example_source, example_target)")
     rs.set_defaults(func=run_review_sample)
 
     ri = subparsers.add_parser("review-import", help="validate a filled review and file it for miner_evaluation",
@@ -111,12 +116,24 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 1 if args.strict and result.verdict == "fail" else 0
 
 
+def _read_tm_units(path: Path) -> pl.DataFrame:
+    import polars as pl
+
+    if not path.is_file():
+        raise InputError("file not found", path=str(path))
+    try:
+        return pl.read_parquet(path, columns=["unit_id", "source", "target"])
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"not a tm_units table (unit_id, source, target): {exc}", path=str(path)) from None
+
+
 def run_review_sample(args: argparse.Namespace) -> int:
     from pipelines.registration.evaluate import load_set
     from pipelines.registration.review import review_sample
 
     cset = load_set(args.conventions)
-    sample = review_sample(cset.conventions, args.n, cset.set_version)
+    units = _read_tm_units(args.tm_units) if args.tm_units else None
+    sample = review_sample(cset.conventions, args.n, cset.set_version, units)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.out.suffix.lower() == ".parquet":
         sample.write_parquet(args.out)

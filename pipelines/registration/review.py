@@ -104,16 +104,34 @@ def sample_seed(set_version: str) -> int:
     return int(hashlib.sha256(set_version.encode("utf-8")).hexdigest()[:16], 16)
 
 
-def review_sample(conventions: Sequence[Convention], n: int, set_version: str) -> pl.DataFrame:
-    """N rules drawn uniformly, seeded by the set version: the same set always yields the same sample."""
+def review_sample(conventions: Sequence[Convention], n: int, set_version: str,
+                  units: pl.DataFrame | None = None) -> pl.DataFrame:
+    """N rules drawn uniformly, seeded by the set version: the same set always yields the same sample.
+    With the TM's units (``tm_units``: unit_id, source, target), each row also shows its first
+    evidence unit, so a reviewer judges the rendering in context without looking ids up."""
     ordered = sorted(conventions, key=lambda c: c.convention_id)
     picked = random.Random(sample_seed(set_version)).sample(ordered, min(n, len(ordered)))
+    example = _examples(picked, units)
     rows = [{"convention_id": c.convention_id, "dimension": c.dimension, "rule": c.rule, "src": c.src,
              "expected_terms": " | ".join(c.expected_terms), "wrong_variants": " | ".join(c.wrong_variants),
              "regex": c.regex, "match_mode": c.match_mode, "support": c.support,
              "example_unit_ids": " ".join(c.evidence_unit_ids[:3]),
+             "example_source": example.get(c.convention_id, ("", ""))[0],
+             "example_target": example.get(c.convention_id, ("", ""))[1],
              "verdict": "", "comment": "", "reviewer": "", "reviewer_role": ""} for c in picked]
     schema = {"convention_id": pl.Utf8, "dimension": pl.Utf8, "rule": pl.Utf8, "src": pl.Utf8, "expected_terms": pl.Utf8,
               "wrong_variants": pl.Utf8, "regex": pl.Boolean, "match_mode": pl.Utf8, "support": pl.Int64,
-              "example_unit_ids": pl.Utf8, "verdict": pl.Utf8, "comment": pl.Utf8, "reviewer": pl.Utf8, "reviewer_role": pl.Utf8}
+              "example_unit_ids": pl.Utf8, "example_source": pl.Utf8, "example_target": pl.Utf8,
+              "verdict": pl.Utf8, "comment": pl.Utf8, "reviewer": pl.Utf8, "reviewer_role": pl.Utf8}
     return pl.DataFrame(rows, schema=schema)
+
+
+def _examples(picked: Sequence[Convention], units: pl.DataFrame | None) -> dict[str, tuple[str, str]]:
+    """convention_id -> (source, target) of its first evidence unit found in ``units``."""
+    if units is None:
+        return {}
+    wanted = {c.evidence_unit_ids[0] for c in picked if c.evidence_unit_ids}
+    found = units.filter(pl.col("unit_id").is_in(list(wanted))).unique("unit_id", keep="first")
+    text = {u: (s or "", t or "") for u, s, t in found.select("unit_id", "source", "target").iter_rows()}
+    return {c.convention_id: text[c.evidence_unit_ids[0]] for c in picked
+            if c.evidence_unit_ids and c.evidence_unit_ids[0] in text}

@@ -60,6 +60,9 @@ def test_register_then_evaluate_then_review(repo: Path, capsys: pytest.CaptureFi
     sample = repo / "review" / "sample.csv"
     assert main(["review-sample", "--conventions", str(set_dir), "-n", "5", "--out", str(sample)]) == 0
     assert "2 of 2 rules of set s1" in capsys.readouterr().out
+    assert main(["review-sample", "--conventions", str(set_dir), "-n", "5", "--out", str(sample),
+                 "--tm-units", str(repo / "missing.parquet")]) == 2
+    assert "missing.parquet: file not found" in capsys.readouterr().err
     filled = pl.read_csv(sample, infer_schema=False).with_columns(
         verdict=pl.lit("correct"), reviewer=pl.lit("Anne"), reviewer_role=pl.lit("linguist"))
     filled.write_csv(sample)

@@ -76,3 +76,15 @@ def test_review_sample_is_reproducible_per_set_version() -> None:
     assert not first.equals(review_sample(rules, 50, "other"))
     assert review_sample(rules[:3], 50, "abc123").height == 3
     assert set(first.columns) >= {"convention_id", "verdict", "comment", "reviewer", "reviewer_role"}
+
+
+def test_review_sample_shows_each_rule_in_its_first_evidence_unit() -> None:
+    rules = [Convention(dimension="term:fever", rule="term", src="fever", expected_terms=["fièvre"],
+                        evidence_unit_ids=["u2", "u1"]),
+             Convention(dimension="term:cough", rule="term", src="cough", expected_terms=["toux"])]
+    units = pl.DataFrame({"unit_id": ["u1", "u2"], "source": ["A fever.", "High fever."],
+                          "target": ["Une fièvre.", "Forte fièvre."]})
+    sample = review_sample(rules, 2, "abc123", units).sort("src")
+    assert sample.select("src", "example_source", "example_target").rows() == [
+        ("cough", "", ""), ("fever", "High fever.", "Forte fièvre.")]
+    assert review_sample(rules, 2, "abc123")["example_source"].to_list() == ["", ""]  # no TM given
