@@ -105,8 +105,7 @@ def names_and_codes(term: str) -> frozenset[str]:
 
 
 def _acronym(term: str) -> bool:
-    letters = [c for c in term if c.isalpha()]
-    return " " not in term and len(letters) >= 2 and all(c.isupper() for c in letters)
+    return " " not in term and term.isupper() and sum(c.isalpha() for c in term) >= 2
 
 
 def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:
@@ -116,10 +115,10 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     generate = FORM_GENERATORS.get(lang.split("-")[0].lower())
     if generate is None:
         return list(forms)
+    if _acronym(term):
+        return sorted(set(forms))  # an acronym renders as an acronym or a name (DNA → ADN, ICD → CIM): invariable
     tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else ""  # "" = no tagger (ru)
     out = set(forms)
-    if _acronym(term):
-        return sorted(out)  # an acronym renders as an acronym or a name (DNA → ADN, ICD → CIM): invariable
     frozen = names_and_codes(term)
     for form in forms:
         out |= generate(form, key, tags, frozen)

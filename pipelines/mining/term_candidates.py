@@ -185,10 +185,10 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             if rspan is None:
                 rspan = rendering_span(span, sure, ttoks, params.term_max_rendering_words, cut)
                 if rspan is not None:
-                    corroborating[surface][" ".join(t.key for t in ttoks[rspan[0]:rspan[1] + 1])] += 1
+                    corroborating[surface][_key(ttoks, rspan)] += 1
                 continue
             a, b = rspan
-            key = " ".join(t.key for t in ttoks[a:b + 1])
+            key = _key(ttoks, rspan)
             cand.aligned[key] += 1
             forms[key][fold_count(tgt[ttoks[a].start:ttoks[b].end])] += 1
             pos[key][" ".join(t.pos for t in ttoks[a:b + 1])] += 1
@@ -206,6 +206,11 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             if key in aligned:
                 aligned[key] += count
     return Candidates(dict(terms), dict(forms), dict(pos), unit_keys, word_pairs)
+
+
+def _key(toks: Sequence[Tok], span: Span) -> str:
+    """A rendering's lemma key: what inflection grouping compares."""
+    return " ".join(t.key for t in toks[span[0]:span[1] + 1])
 
 
 def _content(tok: Tok) -> bool:

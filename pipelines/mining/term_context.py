@@ -95,13 +95,7 @@ def drop_nested(result: TermResult, cands: Candidates) -> None:
             inner = " ".join(words[:size])
             if inner in by_term and cands.terms[inner].occurrences == outer >= 2:
                 nested.add(inner)
-    if not nested:
-        return
-    result.conventions = [c for c in result.conventions if c.dimension.removeprefix("term:") not in nested]
-    for term in nested:
-        result.evidence.pop(by_term[term].convention_id, None)
-    result.stats["nested_in_longer_term"] += len(nested)
-    result.stats["rules"] -= len(nested)
+    _drop(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term")
 
 
 def drop_headless(result: TermResult, cands: Candidates) -> None:
@@ -113,7 +107,7 @@ def drop_headless(result: TermResult, cands: Candidates) -> None:
     their French renderings (``noun_words``): ``public places like`` or ``limited data available``
     end in their head."""
     nouns = noun_words(cands)
-    headless = set()
+    headless: set[str] = set()
     for conv in result.conventions:
         term = conv.dimension.removeprefix("term:")
         cand = cands.terms.get(term)
@@ -122,10 +116,15 @@ def drop_headless(result: TermResult, cands: Candidates) -> None:
         (pair, count), = cand.next_words.items()
         if pair[1] in nouns and count == cand.occurrences and cands.word_pairs[pair] > len(cand.units):
             headless.add(conv.convention_id)
-    if not headless:
+    _drop(result, headless, "headless_before_next_word")
+
+
+def _drop(result: TermResult, ids: set[str], reason: str) -> None:
+    """Remove these rules and their evidence, counted under ``reason``."""
+    if not ids:
         return
-    result.conventions = [c for c in result.conventions if c.convention_id not in headless]
-    for cid in headless:
+    result.conventions = [c for c in result.conventions if c.convention_id not in ids]
+    for cid in ids:
         result.evidence.pop(cid, None)
-    result.stats["headless_before_next_word"] += len(headless)
-    result.stats["rules"] -= len(headless)
+    result.stats[reason] += len(ids)
+    result.stats["rules"] -= len(ids)

@@ -173,8 +173,8 @@ OPEN_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB"})
 
 
 def settle_closed_tags(sentences: Sequence[list[Tok]]) -> None:
-    """A content word the small tagger read as a function word in one segment (``toux`` as ADP in
-    ``une toux sèche``) takes the open class it has in most of its occurrences over the TM;
+    """A content word the small tagger read as a function word in one segment (``coronavirus`` as
+    PRON) takes the open class it has in most of its occurrences over the TM;
     function words are a short list, mostly tagged right, so the majority is the better witness.
     Stop words keep their tags. Mutates the tokens (called once, after tokenising all targets)."""
     tags: dict[str, Counter[str]] = defaultdict(Counter)
