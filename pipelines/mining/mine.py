@@ -21,6 +21,7 @@ from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.patterns.base import mine_family
 from pipelines.mining.patterns.casing import mine_casing
+from pipelines.mining.patterns.dates import mine_dates
 from pipelines.mining.patterns.quotes import mine_quotes
 from pipelines.mining.patterns.typography import FAMILIES
 from pipelines.mining.placeholder import mine_placeholder
@@ -40,6 +41,7 @@ PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]
     "typography": (_typography, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
+    "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
     "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
     "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
@@ -47,7 +49,7 @@ PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]
 
 
 # The three candidate groups of SPEC §1 (assets term_candidates / pattern_candidates / rule_candidates).
-PATTERN_FAMILIES = ("typography", "quotes", "casing")
+PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates")
 RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 

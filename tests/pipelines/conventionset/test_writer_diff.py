@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
 from pathlib import Path
 
 import polars as pl
@@ -9,6 +10,7 @@ from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.build import mine_to_set
 from pipelines.conventionset.diff import diff_conventions, diff_sets, render
+from pipelines.conventionset.version import MINING_RESOURCES
 
 
 def _mine(units: pl.DataFrame, out: Path, **kw: object):
@@ -26,6 +28,8 @@ def test_set_layout_manifest_and_determinism(tiny_units: pl.DataFrame, tmp_path:
     assert manifest["set_version"] == first.set_version and manifest["split"] is None
     assert manifest["language_pairs"] == ["en→fr"] and manifest["conventions"] == len(result.conventions)
     assert "created" not in json.dumps(manifest)
+    assert manifest["resources"]["babel"] == metadata.version("babel")  # CLDR month names decide date rules
+    assert set(manifest["resources"]) == set(MINING_RESOURCES)
     loaded = load_conventions(first.path)  # validates every mined convention (regexes probed)
     assert {c.convention_id for c in loaded} == {c.convention_id for c in result.conventions}
     evidence = pl.read_parquet(first.path / "evidence.parquet")

@@ -1,0 +1,178 @@
+"""Date conventions: how the client's targets write dates, and "where the source has a date, the
+target writes it the client's way".
+
+Written dates (a day number and a month name): the order of day and month, the case of the month
+name, the space between them, the first of the month (``1er mars`` / ``1 mars``). Numeric dates:
+the separator and, where a date is unambiguous (a day above 12), the order of day and month.
+Which way is never a locale default: each family is a closed list of variants and the TM decides,
+as for the typographic families (``base``). Month names are only recognition vocabulary: the
+CLDR wide and abbreviated format names of the language, read through Babel (the maintained CLDR
+reader), so no month list is written here. A language Babel does not know gets the numeric families
+only; one whose months are written with 月 (zh, ja) gets, instead of the written-date families, the
+spacing of ``3月15日`` / ``3 月 15 日``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_month_names
+
+from pipelines.conventions.matching import is_no_space_script
+from pipelines.conventions.model import Convention
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.params import MiningParams
+from pipelines.mining.patterns.base import (
+    Family,
+    Variant,
+    count_variants,
+    dominant,
+    family_convention,
+)
+
+MQM_DATE = "Locale conventions/Date format"
+_SPACES = {"space": " ", "nbsp": "\u00a0", "nnbsp": "\u202f"}
+SP = "[ \u00a0\u202f]"
+_END = "(?![^\\W\\d_])"  # a month name ends where the letters end (``janv.`` ends after its dot)
+_NOT_IN_NUMBER = "(?<![\\w.,/:-])"  # not the end of a number or a code (B0AT1 may: no date)
+DAY = "(?:[12]\\d|3[01]|0?[1-9])"
+ORD = "[^\\W\\d_]{0,3}"  # 1er, 2nd, 15th, 1º
+MONTH_NUM = "(?:0?[1-9]|1[0-2])"
+DAY_ONLY = "(?:1[3-9]|2\\d|3[01])"  # a day that cannot be a month
+
+
+def _v(name: str, pattern: str) -> Variant:
+    return Variant(name, re.compile(pattern), pattern)
+
+
+@lru_cache(maxsize=32)
+def month_names(lang: str) -> tuple[str, ...]:
+    """CLDR wide and abbreviated month names in date (format) context, longest first; empty when
+    Babel does not know the language or its script writes no spaces between words."""
+    try:
+        locale = Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return ()
+    names = {str(name) for width in ("wide", "abbreviated") for name in get_month_names(width, locale=locale).values()}
+    names = {n for n in names if len(n.rstrip(".")) >= 3 and n.rstrip(".").isalpha()}
+    if any(is_no_space_script(n[0]) for n in names):
+        return ()
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
+
+def _alternation(names: tuple[str, ...] | list[str]) -> str:
+    return "(?:" + "|".join(re.escape(n) for n in names) + ")"
+
+
+def _any_case(names: tuple[str, ...]) -> str:
+    return "(?i:" + "|".join(re.escape(n) for n in names) + ")"
+
+
+def written_families(lang: str) -> tuple[Family, ...]:
+    """The written-date families of a target language (none without month names)."""
+    names = month_names(lang)
+    if not names:
+        return ()
+    month = _any_case(names) + _END
+    day_month = f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{month}"
+    month_day = f"{month}{SP}{DAY}{ORD}(?!\\d)(?:,{SP}?\\d{{4}}|(?=\\s*(?:[,.;:)!?](?!\\d)|$)))"  # not 1,7
+    families = [
+        Family("date:order", (_v("day_first", day_month), _v("month_first", f"(?<![^\\W\\d_]){month_day}")),
+               MQM_DATE, "day before month (15 mars) or month before day (March 15)"),
+        Family("date:day_month_space",
+               tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{re.escape(c)}{month}") for k, c in _SPACES.items()),
+               MQM_DATE, "the space between the day and the month"),
+        Family("date:first_of_month",
+               (_v("ordinal", f"{_NOT_IN_NUMBER}0?1[^\\W\\d_]{{1,3}}{SP}{month}"),
+                _v("cardinal", f"{_NOT_IN_NUMBER}0?1{SP}{month}")),
+               MQM_DATE, "the first of the month as an ordinal (1er) or a number (1)"),
+    ]
+    lower = sorted({n.lower() for n in names}, key=lambda n: (-len(n), n))
+    capital = sorted({n[:1].upper() + n[1:].lower() for n in names}, key=lambda n: (-len(n), n))
+    if lower != capital:  # a cased script
+        families.append(Family(
+            "date:month_case",
+            tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{_alternation(forms)}{_END}")
+                  for k, forms in (("lower", lower), ("capital", capital))),
+            MQM_DATE, "the month name after a day in lower case (mars) or capitalised (Mars)"))
+    return tuple(families)
+
+
+_AFTER = "(?![\\d,/:-]|\\.\\d|[^\\W\\d_])"  # a number ends here (a full stop may follow)
+_YEAR = f"(?:\\d{{4}}){_AFTER}"
+NUMERIC_SEPARATOR = Family(
+    "date:numeric_separator",
+    (_v("slash", f"{_NOT_IN_NUMBER}\\d{{1,2}}/\\d{{1,2}}/(?:\\d{{4}}|\\d{{2}}){_AFTER}"),
+     _v("dot", f"{_NOT_IN_NUMBER}\\d{{1,2}}\\.\\d{{1,2}}\\.{_YEAR}"),
+     _v("hyphen", f"{_NOT_IN_NUMBER}\\d{{1,2}}-\\d{{1,2}}-{_YEAR}"),
+     _v("iso", f"{_NOT_IN_NUMBER}\\d{{4}}-\\d{{2}}-\\d{{2}}{_AFTER}")),
+    MQM_DATE, "the separator of numeric dates (15/03/2020, 15.03.2020, 2020-03-15)",
+)
+NUMERIC_ORDER = Family(
+    "date:numeric_order",
+    tuple(_v(k, _NOT_IN_NUMBER + "(?:" + "|".join(f"{a}{re.escape(s)}{b}{re.escape(s)}" for s in "/.-")
+             + f")(?:\\d{{4}}|\\d{{2}}){_AFTER}")
+          for k, a, b in (("day_first", DAY_ONLY, MONTH_NUM), ("month_first", MONTH_NUM, DAY_ONLY))),
+    MQM_DATE, "day before month in numeric dates (15/03) or month before day (03/15), where unambiguous",
+)
+
+
+CJK_SPACING = Family(
+    "date:cjk_spacing",
+    (_v("compact", "(?<!\\d)\\d{1,2}月\\d{1,2}日"), _v("spaced", "(?<!\\d)\\d{1,2} 月 \\d{1,2} 日")),
+    MQM_DATE, "spaces around the numbers of a Chinese or Japanese date (3月15日 or 3 月 15 日)",
+)
+
+
+@lru_cache(maxsize=32)
+def writes_month_kanji(lang: str) -> bool:
+    """Whether CLDR's month names of the language are written with 月 (zh: 三月, ja: 3月)."""
+    try:
+        names = get_month_names("wide", locale=Locale.parse(lang.replace("-", "_"))).values()
+    except (UnknownLocaleError, ValueError, TypeError):
+        return False
+    return any("月" in str(name) for name in names)
+
+
+def mine_dates(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+    """The date families the TM decides, plus the source-date rule when the order is decided."""
+    targets = [corpus.targets[i] for i in indices]
+    out: list[Convention] = []
+    order = None
+    cjk = (CJK_SPACING,) if writes_month_kanji(corpus.tgt_lang) else ()
+    for family in (*written_families(corpus.tgt_lang), *cjk, NUMERIC_SEPARATOR, NUMERIC_ORDER):
+        occ, units = count_variants(family, targets)
+        chosen = dominant(occ, units, params)
+        conv = family_convention(family, chosen, corpus) if chosen is not None else None
+        if conv is None:
+            continue
+        conv.extra["observed"] = dict(sorted(occ.items()))
+        out.append(conv)
+        if family.dimension == "date:order":
+            order = chosen
+    source_rule = _source_date(corpus, order) if order is not None else None
+    return out + ([source_rule] if source_rule is not None else [])
+
+
+def _source_date(corpus: Corpus, order: str) -> Convention | None:
+    """Where the source writes a day and a month name, the target writes a day and a month name in
+    the client's order (a date dropped or turned numeric fails). Measured on the TM afterwards."""
+    src_names, tgt_names = month_names(corpus.src_lang), month_names(corpus.tgt_lang)
+    if not src_names or not tgt_names:
+        return None
+    # The source's own spelling, or capitalised: English ``May``, never the modal ``may``.
+    src_month = _alternation(sorted({f for n in src_names for f in (n, n[:1].upper() + n[1:])},
+                                    key=lambda n: (-len(n), n))) + _END
+    trigger = f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{src_month}|(?<![^\\W\\d_]){src_month}{SP}{DAY}(?![\\d:])"
+    tgt_month = _any_case(tgt_names) + _END
+    expected = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{tgt_month}" if order == "day_first"
+                else f"(?<![^\\W\\d_]){tgt_month}{SP}{DAY}(?!\\d)")
+    conv = Convention(
+        dimension="date:source_date", rule="pattern", src=trigger, src_regex=True, expected_terms=[expected],
+        regex=True, match_mode="exact", src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_DATE,
+        origin="mined", status="candidate",
+    )
+    conv.extra = {"variant": order}
+    return conv
