@@ -47,13 +47,24 @@ def _v(name: str, pattern: str) -> Variant:
     return Variant(name, re.compile(pattern), pattern)
 
 
+def _locale(lang: str) -> Locale | None:
+    """The CLDR locale of a BCP-47 tag, else of its primary language (``es-LA``: Babel has no such
+    locale, and month names are the language's); None when Babel knows neither."""
+    tag = lang.replace("-", "_")
+    for candidate in (tag, tag.split("_")[0]):
+        try:
+            return Locale.parse(candidate)
+        except (UnknownLocaleError, ValueError, TypeError):
+            continue
+    return None
+
+
 @lru_cache(maxsize=32)
 def month_names(lang: str) -> tuple[str, ...]:
     """CLDR wide and abbreviated month names in date (format) context, longest first; empty when
     Babel does not know the language or its script writes no spaces between words."""
-    try:
-        locale = Locale.parse(lang.replace("-", "_"))
-    except (UnknownLocaleError, ValueError, TypeError):
+    locale = _locale(lang)
+    if locale is None:
         return ()
     names = {str(name) for width in ("wide", "abbreviated") for name in get_month_names(width, locale=locale).values()}
     names = {n for n in names if len(n.rstrip(".")) >= 3 and n.rstrip(".").isalpha()}
@@ -129,11 +140,8 @@ CJK_SPACING = Family(
 @lru_cache(maxsize=32)
 def writes_month_kanji(lang: str) -> bool:
     """Whether CLDR's month names of the language are written with 月 (zh: 三月, ja: 3月)."""
-    try:
-        names = get_month_names("wide", locale=Locale.parse(lang.replace("-", "_"))).values()
-    except (UnknownLocaleError, ValueError, TypeError):
-        return False
-    return any("月" in str(name) for name in names)
+    locale = _locale(lang)
+    return locale is not None and any("月" in str(name) for name in get_month_names("wide", locale=locale).values())
 
 
 def mine_dates(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:

@@ -53,6 +53,7 @@ def test_month_names_come_from_cldr() -> None:
     assert {"mars", "janv.", "décembre"} <= set(month_names("fr"))
     assert "марта" in month_names("ru")  # the genitive, as dates write it
     assert month_names("zh") == () and month_names("zz") == ()  # no spaces between words / unknown
+    assert month_names("es-LA") == month_names("es") != ()  # no such CLDR locale: the language's names
     assert [f.dimension for f in written_families("fr")][-1] == "date:month_case"
     assert written_families("zh") == ()
 
