@@ -1,8 +1,9 @@
 """Date conventions: how the client's targets write dates, and "where the source has a date, the
 target writes it the client's way".
 
-Written dates (a day number and a month name): the order of day and month, the case of the month
-name, the space between them, the first of the month (``1er mars`` / ``1 mars``). Numeric dates:
+Written dates (a day number and a month name, joined as CLDR's long date pattern joins them: ``15
+mars``, ``15 de marzo``, ``15. März``): the order of day and month, the case of the month name, the
+space after the day, the first of the month (``1er mars`` / ``1 mars``). Numeric dates:
 the separator and, where a date is unambiguous (a day above 12), the order of day and month.
 Which way is never a locale default: each family is a closed list of variants and the TM decides,
 as for the typographic families (``base``). Month names are only recognition vocabulary: the
@@ -73,6 +74,27 @@ def month_names(lang: str) -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: (-len(n), n)))
 
 
+@lru_cache(maxsize=32)
+def day_month_link(lang: str) -> str:
+    """What CLDR's long date pattern writes between the day and the month, spaces and quotes
+    removed: ``de`` (es, pt: 15 de marzo), ``.`` (de, fi: 15. März) or nothing (fr, ru, en)."""
+    locale = _locale(lang)
+    if locale is None:
+        return ""
+    found = re.search(r"(?<![dM])d(?!d)(.*?)M{3,4}", str(locale.date_formats["long"].pattern))
+    return found.group(1).replace("'", "").strip() if found else ""
+
+
+def _to_month(lang: str, space: str = SP) -> str:
+    """The regex from the end of the day to the month name: ``space`` is the first space."""
+    link = day_month_link(lang)
+    if link == ".":
+        return f"\\.?{space}"
+    if link:
+        return f"{space}(?:{re.escape(link)}{SP})?"
+    return space
+
+
 def _alternation(names: tuple[str, ...] | list[str]) -> str:
     return "(?:" + "|".join(re.escape(n) for n in names) + ")"
 
@@ -87,17 +109,19 @@ def written_families(lang: str) -> tuple[Family, ...]:
     if not names:
         return ()
     month = _any_case(names) + _END
-    day_month = f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{month}"
+    to_month = _to_month(lang)
+    day_month = f"{_NOT_IN_NUMBER}{DAY}{ORD}{to_month}{month}"
     month_day = f"{month}{SP}{DAY}{ORD}(?!\\d)(?:,{SP}?\\d{{4}}|(?=\\s*(?:[,.;:)!?](?!\\d)|$)))"  # not 1,7
     families = [
         Family("date:order", (_v("day_first", day_month), _v("month_first", f"(?<![^\\W\\d_]){month_day}")),
                MQM_DATE, "day before month (15 mars) or month before day (March 15)"),
         Family("date:day_month_space",
-               tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{re.escape(c)}{month}") for k, c in _SPACES.items()),
+               tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(lang, re.escape(c))}{month}")
+                     for k, c in _SPACES.items()),
                MQM_DATE, "the space between the day and the month"),
         Family("date:first_of_month",
-               (_v("ordinal", f"{_NOT_IN_NUMBER}0?1[^\\W\\d_]{{1,3}}{SP}{month}"),
-                _v("cardinal", f"{_NOT_IN_NUMBER}0?1{SP}{month}")),
+               (_v("ordinal", f"{_NOT_IN_NUMBER}0?1[^\\W\\d_]{{1,3}}{to_month}{month}"),
+                _v("cardinal", f"{_NOT_IN_NUMBER}0?1{to_month}{month}")),
                MQM_DATE, "the first of the month as an ordinal (1er) or a number (1)"),
     ]
     lower = sorted({n.lower() for n in names}, key=lambda n: (-len(n), n))
@@ -105,7 +129,7 @@ def written_families(lang: str) -> tuple[Family, ...]:
     if lower != capital:  # a cased script
         families.append(Family(
             "date:month_case",
-            tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{_alternation(forms)}{_END}")
+            tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{to_month}{_alternation(forms)}{_END}")
                   for k, forms in (("lower", lower), ("capital", capital))),
             MQM_DATE, "the month name after a day in lower case (mars) or capitalised (Mars)"))
     return tuple(families)
@@ -173,9 +197,10 @@ def _source_date(corpus: Corpus, order: str) -> Convention | None:
     # The source's own spelling, or capitalised: English ``May``, never the modal ``may``.
     src_month = _alternation(sorted({f for n in src_names for f in (n, n[:1].upper() + n[1:])},
                                     key=lambda n: (-len(n), n))) + _END
-    trigger = f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{src_month}|(?<![^\\W\\d_]){src_month}{SP}{DAY}(?![\\d:])"
+    trigger = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(corpus.src_lang)}{src_month}"
+               f"|(?<![^\\W\\d_]){src_month}{SP}{DAY}(?![\\d:])")
     tgt_month = _any_case(tgt_names) + _END
-    expected = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{SP}{tgt_month}" if order == "day_first"
+    expected = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(corpus.tgt_lang)}{tgt_month}" if order == "day_first"
                 else f"(?<![^\\W\\d_]){tgt_month}{SP}{DAY}(?!\\d)")
     conv = Convention(
         dimension="date:source_date", rule="pattern", src=trigger, src_regex=True, expected_terms=[expected],

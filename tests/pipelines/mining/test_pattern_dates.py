@@ -18,6 +18,7 @@ from pipelines.mining.patterns.base import count_variants
 from pipelines.mining.patterns.dates import (
     NUMERIC_ORDER,
     NUMERIC_SEPARATOR,
+    day_month_link,
     month_names,
     written_families,
 )
@@ -119,3 +120,16 @@ def test_chinese_dates_learn_the_spacing_around_numbers() -> None:
     assert spacing.consistency == pytest.approx(7 / 8, abs=1e-4)  # the compact unit is kept as counter-evidence
     assert not _passes(spacing, "x", "3月15日") and _passes(spacing, "x", "3 月 15 日")
     assert set(rules) == {"date:cjk_spacing"}  # no written-date families without spaced month names
+
+
+def test_the_day_month_link_comes_from_cldr() -> None:
+    """Spanish writes ``15 de marzo``, German ``15. März``: CLDR's long date pattern says so."""
+    assert (day_month_link("es-LA"), day_month_link("de"), day_month_link("fr")) == ("de", ".", "")
+    pairs = [(f"On March {d}, cases rose.", f"El {d} de marzo aumentaron los casos.") for d in (2, 5, 9, 14, 17)]
+    rules = _dates(corpus_of(pairs, tgt="es"))
+    assert rules["date:order"].extra["variant"] == "day_first" and rules["date:source_date"].support == 5
+    assert not _passes(rules["date:month_case"], "x", "el 15 de Marzo")
+    assert not _passes(rules["date:source_date"], "On March 15, cases rose.", "El 15/03 aumentaron los casos.")
+    german = [f"Am {d}. März stiegen die Fälle." for d in (2, 5, 9, 14, 17)]
+    occ, _ = count_variants(written_families("de")[0], german)
+    assert dict(occ) == {"day_first": 5}
