@@ -146,7 +146,7 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
         result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
         pair = f"{corpus.src_lang}__{corpus.tgt_lang}"
         _store(out, [Mined(c, [], []) for c in conventions], corpus,
-               {"conflicts": result.conflicts, "stats": result.stats, "split": config.split})
+               {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
         pl.DataFrame(evidence, schema=EVIDENCE).write_parquet(out / pair / "evidence.parquet")
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(conventions)
     return _materialize("conventions", counts, config.split)
@@ -173,13 +173,14 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
 
     client = context.partition_key
     cand_dir = settings.storage / "convention_candidates" / client
-    conventions, evidence, conflicts, stats = [], [], [], {}
+    conventions, evidence, conflicts, stats, suspects = [], [], [], {}, []
     for pair_dir in sorted(p for p in cand_dir.iterdir() if p.is_dir()) if cand_dir.is_dir() else []:
         if (pair_dir / "candidates.jsonl").stat().st_size:
             conventions += load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
         evidence += pl.read_parquet(pair_dir / "evidence.parquet").to_dicts()
         meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
         conflicts += meta.get("conflicts", [])
+        suspects += meta.get("suspects", [])
         stats[pair_dir.name] = meta.get("stats", {})
     authored = input_files(settings.client_dir(client) / "conventions")
     mined_ids, also_mined = {c.convention_id for c in conventions}, 0
@@ -200,7 +201,7 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
     if config.split is not None:
         inputs["splits.json"] = sha256_file(splits)
     pairs = sorted({(c.src_lang or "*", c.tgt_lang or "*") for c in conventions})
-    written = write_set(MiningResult(conventions, evidence, conflicts, stats), client=client, rules_out=settings.rules_out,
+    written = write_set(MiningResult(conventions, evidence, conflicts, stats, suspects), client=client, rules_out=settings.rules_out,
                         inputs=inputs, params=DEFAULT_PARAMS.to_dict(), split=config.split,
                         src_lang=",".join(sorted({p[0] for p in pairs})), tgt_lang=",".join(sorted({p[1] for p in pairs})))
     by_rule: dict[str, int] = {}
@@ -211,5 +212,5 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
         "set_version": written.set_version, "path": MetadataValue.path(str(written.path)),
         "conventions": written.conventions, "split": config.split or "all units",
         "by_rule": md_counts(by_rule, "rule", "conventions"), "conflicts": len(conflicts),
-        "authored_also_mined": also_mined,
+        "authored_also_mined": also_mined, "suspect_units": len(suspects),
     })

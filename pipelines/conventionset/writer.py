@@ -2,7 +2,8 @@
 
 conventions.parquet and conventions.jsonl (one convention a line, sorted by id; the jsonl also
 carries the miner's extra fields such as ``dice`` or ``variant``), evidence.parquet
-(convention_id, unit_id, role), conflicts.parquet (reported, never resolved silently) and
+(convention_id, unit_id, role), conflicts.parquet (reported, never resolved silently),
+suspect_units.parquet (units the term rules left out as misaligned, with their test figures) and
 manifest.json. Every file is a pure function of its content (sorted rows, sorted keys, no
 timestamps), so the same input gives byte-identical output. Files are replaced atomically.
 """
@@ -30,6 +31,7 @@ from pipelines.mining.conflicts import conflict_rows
 from pipelines.mining.merge import MiningResult
 
 EVIDENCE_SCHEMA = {"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8}
+SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
 
 
@@ -69,6 +71,8 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
     _atomic(set_dir / "evidence.parquet", lambda p: evidence.write_parquet(p))
     conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
     _atomic(set_dir / "conflicts.parquet", lambda p: conflicts.write_parquet(p))
+    suspects = pl.DataFrame(result.suspects, schema=SUSPECT_SCHEMA).sort("unit_id")
+    _atomic(set_dir / "suspect_units.parquet", lambda p: suspects.write_parquet(p))
     by_rule: dict[str, int] = {}
     for conv in conventions:
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
@@ -79,8 +83,10 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         "src_lang": src_lang, "tgt_lang": tgt_lang,
         "split": split, "inputs": dict(sorted(inputs.items())), "params": dict(params),
         "conventions": len(conventions), "by_rule": dict(sorted(by_rule.items())),
-        "conflicts": conflicts.height, "evidence_rows": evidence.height, "stats": result.stats,
-        "files": ["conventions.parquet", "conventions.jsonl", "evidence.parquet", "conflicts.parquet", "manifest.json"],
+        "conflicts": conflicts.height, "evidence_rows": evidence.height, "suspect_units": suspects.height,
+        "stats": result.stats,
+        "files": ["conventions.parquet", "conventions.jsonl", "evidence.parquet", "conflicts.parquet",
+                  "suspect_units.parquet", "manifest.json"],
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     _atomic(set_dir / "manifest.json", lambda p: p.write_text(text, encoding="utf-8"))

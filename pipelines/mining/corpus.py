@@ -33,6 +33,12 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.unit_ids)
 
+    def subset(self, indices: list[int]) -> Corpus:
+        """The units at ``indices`` (in that order), as a corpus of their own."""
+        domains = [self.domains[i] for i in indices] if self.domains else []
+        return Corpus([self.unit_ids[i] for i in indices], [self.sources[i] for i in indices],
+                      [self.targets[i] for i in indices], self.src_lang, self.tgt_lang, domains)
+
     @property
     def folded_sources(self) -> list[str]:
         if "src" not in self._cache:

@@ -31,6 +31,7 @@ class MiningResult:
     evidence: list[dict[str, str]]  # rows: convention_id, unit_id, role (evidence | counter)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
+    suspects: list[dict[str, Any]] = field(default_factory=list)  # suspect_units.Suspect rows
 
 
 def from_rows(conventions: Sequence[Convention], rows: Sequence[dict[str, str]], unit_ids: Sequence[str]) -> list[Mined]:

@@ -26,6 +26,7 @@ from pipelines.mining.patterns.quotes import mine_quotes
 from pipelines.mining.patterns.typography import FAMILIES
 from pipelines.mining.placeholder import mine_placeholder
 from pipelines.mining.source_copy import mine_source_copy
+from pipelines.mining.suspect_units import find_suspects
 from pipelines.mining.term_rules import mine_terms
 from pipelines.mining.verify import finish, keep, measure, verification_sample
 
@@ -54,10 +55,18 @@ RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 
 def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any]]:
-    """Term rules with their evidence, conflicts and filter counts."""
+    """Term rules with their evidence, conflicts and filter counts (``stats["suspect_units"]``: the
+    rows of the misaligned units left out, see ``suspect_units``)."""
     terms = mine_terms(corpus, params)
-    mined = [Mined(conv, *terms.evidence[conv.convention_id]) for conv in terms.conventions]
-    return mined, terms.conflicts, {"term": terms.stats}
+    suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
+    kept = list(range(len(corpus)))
+    if suspects:
+        left_out = {s.index for s in suspects}
+        kept = [i for i in kept if i not in left_out]
+        terms = mine_terms(corpus.subset(kept), params)
+    mined = [Mined(conv, [kept[i] for i in evidence], [kept[i] for i in counter])
+             for conv in terms.conventions for evidence, counter in (terms.evidence[conv.convention_id],)]
+    return mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]}
 
 
 def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
@@ -83,8 +92,10 @@ def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: 
     """convention_candidates: merged, deterministic, with conflicts reported."""
     conventions, evidence = merge(mined, unit_ids)
     conflicts = sorted(term_conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
-    stats = {**stats, "by_rule": dict(sorted(Counter(c.rule for c in conventions).items())), "conflicts": len(conflicts)}
-    return MiningResult(conventions, evidence, conflicts, stats)
+    suspects = list(stats.get("suspect_units", []))
+    stats = {**stats, "by_rule": dict(sorted(Counter(c.rule for c in conventions).items())), "conflicts": len(conflicts),
+             "suspect_units": len(suspects)}
+    return MiningResult(conventions, evidence, conflicts, stats, suspects)
 
 
 def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:

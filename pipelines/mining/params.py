@@ -39,6 +39,10 @@ class MiningParams:
     # attest, where the target language has a generator (paradigm.FORM_GENERATORS; French)
     term_boundary_tolerance: float = 0.1  # shorter rendering wins only when it raises coverage by more
     term_conflict_min_share: float = 0.25  # a second rendering this frequent is reported as a conflict
+    # A unit failing this improbably many of its term rules is misaligned and left out of the term
+    # rules (suspect_units.py; 0 = off). Dev split: no real unit flagged; with every 10th target
+    # swapped for another unit's, 60 of 97 swapped units flagged and no other unit.
+    suspect_alpha: float = 0.01
     term_max_units_align: int = 20_000  # units aligned/lemmatised (a deterministic sample of larger TMs)
     align_iterations: int = 5
     align_diagonal: float = 4.0  # fast_align-style diagonal tension

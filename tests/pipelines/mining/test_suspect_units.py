@@ -1,0 +1,72 @@
+"""Misaligned TM units (pipelines/mining/suspect_units.py): told by the term rules' counter-evidence,
+left out of the term rules, reported in the set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.conventionset.build import mine_to_set
+from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.mine import term_group
+from pipelines.mining.params import MiningParams
+from pipelines.mining.suspect_units import find_suspects, tail_probability
+from tests.conftest import REPO_ROOT
+
+
+def test_tail_probability_is_the_poisson_binomial_tail() -> None:
+    assert tail_probability([0.5, 0.5], 0) == 1.0
+    assert tail_probability([0.5, 0.5], 2) == pytest.approx(0.25)
+    assert tail_probability([0.1, 0.2, 0.3], 2) == pytest.approx(0.1 * 0.2 * 0.7 + 0.1 * 0.8 * 0.3 + 0.9 * 0.2 * 0.3 + 0.006)
+    assert tail_probability([0.1] * 3, 4) == 0.0
+
+
+def test_a_unit_failing_well_attested_rules_is_suspect_and_a_rare_rule_is_no_witness() -> None:
+    common = {f"r{k}": (list(range(1, 40)), [0]) for k in range(4)}  # unit 0 fails four rules seen in 40 units
+    suspects = find_suspects(common, alpha=0.01)
+    assert [(s.index, s.in_scope, s.failed) for s in suspects] == [(0, 4, 4)] and suspects[0].p_value < 1e-5
+    rare = {f"r{k}": ([1], [0]) for k in range(4)}  # rules seen in two units: failing them is ordinary
+    assert find_suspects(rare, alpha=0.01) == []
+    one_slip = {"r0": (list(range(1, 40)), [0]), **{f"r{k}": ([0, *range(1, 40)], []) for k in range(1, 6)}}
+    assert find_suspects(one_slip, alpha=0.01) == []
+
+
+def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
+    """The dev split with every 10th target replaced by the target five units on: known misalignments."""
+    targets = list(corpus.targets)
+    swapped = set()
+    for i in range(0, len(corpus), 10):
+        targets[i] = corpus.targets[(i + 5) % len(corpus)]
+        swapped.add(corpus.unit_ids[i])
+    return Corpus(corpus.unit_ids, corpus.sources, targets, corpus.src_lang, corpus.tgt_lang), swapped
+
+
+def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(shared_data: Path, tmp_path: Path) -> None:
+    """Real data: the default alpha was chosen on exactly this (dev split, real and swapped)."""
+    from pipelines.ingest import ingest_files
+
+    ingest_files([shared_data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=tmp_path)
+    dev = set(json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())["dev"]["unit_id"])
+    units = pl.read_parquet(tmp_path / "tm_units.parquet").filter(pl.col("unit_id").is_in(sorted(dev)))
+    real = corpus_from_units(units, "en", "fr")
+    _, _, stats = term_group(real, MiningParams())
+    assert stats["suspect_units"] == []
+    corrupted, swapped = _swap_every_tenth_target(real)
+    mined, _, stats = term_group(corrupted, MiningParams())
+    found = {row["unit_id"] for row in stats["suspect_units"]}
+    assert found <= swapped and len(found) >= 0.5 * len(swapped)
+    left_out = {corrupted.unit_ids.index(u) for u in found}
+    assert not any(left_out & set(m.evidence + m.counter) for m in mined)  # no term rule counts them
+
+
+def test_the_set_lists_its_suspect_units(tiny_units: pl.DataFrame, tmp_path: Path) -> None:
+    written, result = mine_to_set(tiny_units, src_lang="en", tgt_lang="fr", client="fx", rules_out=tmp_path,
+                                  inputs={"tm": "abc"})
+    table = pl.read_parquet(written.path / "suspect_units.parquet")
+    assert table.columns == ["unit_id", "rules_in_scope", "rules_failed", "p_value"]
+    manifest = json.loads((written.path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["suspect_units"] == table.height == len(result.suspects)
+    assert "suspect_units.parquet" in manifest["files"]
