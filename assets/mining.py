@@ -93,14 +93,17 @@ def _materialize(kind: str, counts: dict[str, int], split: str | None) -> Materi
 
 @asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units"], kinds={"polars", "spacy"})
 def term_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
-    """Required-term candidates (alignment, association, boundary repair, inflection grouping)."""
+    """Required-term candidates (alignment, association, boundary repair, inflection grouping),
+    mined without the units they show to be misaligned (listed as ``suspect_units``)."""
     client, out = context.partition_key, settings.asset_dir("term_candidates", context.partition_key)
-    counts = {}
+    counts, suspects = {}, 0
     for corpus in _corpora(settings, client, config.split):
         items, conflicts, stats = term_group(corpus, DEFAULT_PARAMS)
         _store(out, items, corpus, {"conflicts": conflicts, "stats": stats, "split": config.split})
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(items)
-    return _materialize("terms", counts, config.split)
+        suspects += len(stats["suspect_units"])
+    result = _materialize("terms", counts, config.split)
+    return MaterializeResult(metadata={**(result.metadata or {}), "suspect_units": suspects})
 
 
 def _proposers(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig, asset_name: str,

@@ -64,8 +64,10 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
         left_out = {s.index for s in suspects}
         kept = [i for i in kept if i not in left_out]
         terms = mine_terms(corpus.subset(kept), params)
-    mined = [Mined(conv, [kept[i] for i in evidence], [kept[i] for i in counter])
-             for conv in terms.conventions for evidence, counter in (terms.evidence[conv.convention_id],)]
+    mined = []
+    for conv in terms.conventions:  # evidence back to indices of the whole corpus
+        evidence, counter = terms.evidence[conv.convention_id]
+        mined.append(Mined(conv, [kept[i] for i in evidence], [kept[i] for i in counter]))
     return mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]}
 
 
