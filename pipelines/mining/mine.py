@@ -28,6 +28,7 @@ from pipelines.mining.placeholder import mine_placeholder
 from pipelines.mining.source_copy import mine_source_copy
 from pipelines.mining.suspect_units import find_suspects
 from pipelines.mining.term_rules import mine_terms
+from pipelines.mining.tokens import TokenCache
 from pipelines.mining.verify import finish, keep, measure, verification_sample
 
 Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
@@ -57,13 +58,14 @@ RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any]]:
     """Term rules with their evidence, conflicts and filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``)."""
-    terms = mine_terms(corpus, params)
+    cache = TokenCache()
+    terms = mine_terms(corpus, params, cache)
     suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
     kept = list(range(len(corpus)))
     if suspects:
         left_out = {s.index for s in suspects}
         kept = [i for i in kept if i not in left_out]
-        terms = mine_terms(corpus.subset(kept), params)
+        terms = mine_terms(corpus.subset(kept), params, cache)
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]

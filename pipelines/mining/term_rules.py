@@ -36,7 +36,7 @@ from pipelines.mining.term_context import (
     verb_senses,
 )
 from pipelines.mining.term_filters import STOP_LIKE, joined_sentences, reject
-from pipelines.mining.tokens import settle_closed_tags, tokenize
+from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
 
@@ -57,11 +57,13 @@ def sample_indices(corpus: Corpus, limit: int) -> list[int]:
     return sorted(ranked[:limit])
 
 
-def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningParams) -> Candidates:
+def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningParams,
+                       cache: TokenCache | None = None) -> Candidates:
     sources = [corpus.sources[i] for i in indices]
     targets = [corpus.targets[i] for i in indices]
-    src_toks = list(tokenize(sources, corpus.src_lang))
-    tgt_toks = list(tokenize(targets, corpus.tgt_lang, analyse=True))
+    cache = cache if cache is not None else TokenCache()
+    src_toks = cache.tokenize(sources, corpus.src_lang)
+    tgt_toks = cache.tokenize(targets, corpus.tgt_lang, analyse=True)
     settle_closed_tags(tgt_toks)
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
@@ -111,10 +113,11 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
     return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
 
 
-def mine_terms(corpus: Corpus, params: MiningParams) -> TermResult:
-    """Term rules for the corpus's language pair (see module docstring)."""
+def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
+    """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
+    tokens for a second pass over part of the same units."""
     indices = sample_indices(corpus, params.term_max_units_align)
-    cands = aligned_candidates(corpus, indices, params)
+    cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
     senses_of = {t: verb_senses(t, cands) for t in terms}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -132,6 +132,21 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
                     lemma=lemma if piece == tok.text and not acronym else "", pos=pos,  # MERS is not "mer"
                 ))
         yield toks
+
+
+class TokenCache:
+    """Tokens of texts already analysed, for a second mining pass over a subset of the same units
+    (``mine.term_group``): spaCy tagging is the costliest step. Hands out copies, since
+    ``settle_closed_tags`` mutates tokens and must start again from the tagger's own tags."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[tuple[str, bool, str], list[Tok]] = {}
+
+    def tokenize(self, texts: Sequence[str], lang: str, *, analyse: bool = False) -> list[list[Tok]]:
+        missing = [t for t in dict.fromkeys(texts) if (lang, analyse, t) not in self._tokens]
+        for text, toks in zip(missing, tokenize(missing, lang, analyse=analyse)):
+            self._tokens[(lang, analyse, text)] = toks
+        return [[replace(tok) for tok in self._tokens[(lang, analyse, text)]] for text in texts]
 
 
 @lru_cache(maxsize=4)

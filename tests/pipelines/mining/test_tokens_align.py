@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pipelines.mining.align import align
-from pipelines.mining.tokens import fold_count, mask, tokenize
+from pipelines.mining.tokens import TokenCache, fold_count, mask, tokenize
 
 
 def test_hyphenated_tokens_split_so_parts_are_candidates() -> None:
@@ -67,3 +67,13 @@ def test_a_content_word_read_as_a_function_word_takes_its_usual_class() -> None:
     assert sentences[2][1].pos == "NOUN"  # PRON once, NOUN in most occurrences
     assert [s[0].pos for s in sentences[3:6]] == ["ADP", "ADP", "NOUN"]  # contre: a preposition in most
     assert sentences[6][0].pos == "PRON" and sentences[2][0].pos == "DET"  # stop words keep their tags
+
+
+def test_token_cache_hands_out_fresh_copies_of_the_tagger_output() -> None:
+    cache = TokenCache()
+    texts = ["Le coronavirus se propage.", "La toux sèche persiste.", "Le coronavirus se propage."]
+    first = cache.tokenize(texts, "fr", analyse=True)
+    assert first == [list(t) for t in tokenize(texts, "fr", analyse=True)]
+    first[0][1].pos = "PRON"  # settle_closed_tags mutates tokens in place
+    again = cache.tokenize(texts[:1], "fr", analyse=True)
+    assert again[0][1].pos == "NOUN" and again[0][1] is not first[0][1]
