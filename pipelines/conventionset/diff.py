@@ -2,7 +2,8 @@
 
 Conventions are matched by id (identical semantics); those whose id differs but share
 (dimension, rule, src) are CHANGED (e.g. a new rendering for one term), the rest added/removed.
-Changes in support/consistency of an unchanged rule are listed separately (evidence moved).
+Changes in support/consistency of an unchanged rule are listed separately (evidence moved), and so
+are the TM units newly left out of, or back in, the term rules (``suspect_units.parquet``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import polars as pl
 
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
@@ -21,6 +24,8 @@ class SetDiff:
     removed: list[Convention] = field(default_factory=list)
     changed: list[tuple[Convention, Convention]] = field(default_factory=list)
     evidence_changed: list[tuple[Convention, Convention]] = field(default_factory=list)
+    suspects_added: list[str] = field(default_factory=list)  # unit ids B leaves out and A did not
+    suspects_removed: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         return {"added": len(self.added), "removed": len(self.removed), "changed": len(self.changed),
@@ -54,8 +59,18 @@ def diff_conventions(old: list[Convention], new: list[Convention]) -> SetDiff:
     return out
 
 
+def _suspects(path: Path) -> set[str] | None:
+    """The suspect unit ids of a set folder; None for a file or a set written before the table."""
+    table = path / "suspect_units.parquet"
+    return set(pl.read_parquet(table, columns=["unit_id"])["unit_id"]) if table.is_file() else None
+
+
 def diff_sets(a: Path, b: Path) -> SetDiff:
-    return diff_conventions(load_conventions(Path(a), regex_guard=False), load_conventions(Path(b), regex_guard=False))
+    out = diff_conventions(load_conventions(Path(a), regex_guard=False), load_conventions(Path(b), regex_guard=False))
+    old, new = _suspects(Path(a)), _suspects(Path(b))
+    if old is not None and new is not None:
+        out.suspects_added, out.suspects_removed = sorted(new - old), sorted(old - new)
+    return out
 
 
 def _show(conv: Convention) -> str:
@@ -72,4 +87,8 @@ def render(diff: SetDiff) -> str:
         lines += [f"~ {_show(a)}", f"  → {_show(b)}"]
     for a, b in diff.evidence_changed:
         lines.append(f"= {a.dimension} [{a.rule}] support {a.support}→{b.support}, consistency {a.consistency}→{b.consistency}")
+    if diff.suspects_added or diff.suspects_removed:
+        lines.append(f"suspect units: {len(diff.suspects_added)} newly left out of the term rules, "
+                     f"{len(diff.suspects_removed)} back in")
+        lines += [f"! {u}" for u in diff.suspects_added] + [f". {u}" for u in diff.suspects_removed]
     return "\n".join(lines) + "\n"

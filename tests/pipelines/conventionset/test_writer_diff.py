@@ -60,3 +60,18 @@ def test_diff_added_removed_changed(tmp_path: Path) -> None:
     write_conventions([a, c], tmp_path / "a.jsonl")
     write_conventions([b, d], tmp_path / "b.jsonl")
     assert diff_sets(tmp_path / "a.jsonl", tmp_path / "b.jsonl").summary()["changed"] == 1
+
+
+def test_diff_lists_units_newly_left_out_of_the_term_rules(tmp_path: Path) -> None:
+    from pipelines.conventions.io import write_conventions
+
+    rule = Convention(dimension="term:fever", rule="term", src="fever", expected_terms=["fièvre"])
+    for name, units in (("a", ["u1", "u2"]), ("b", ["u2", "u3"])):
+        (tmp_path / name).mkdir()
+        write_conventions([rule], tmp_path / name / "conventions.jsonl")
+        pl.DataFrame({"unit_id": units, "rules_in_scope": [4, 4], "rules_failed": [4, 4], "p_value": [1e-4, 1e-4]}
+                     ).write_parquet(tmp_path / name / "suspect_units.parquet")
+    diff = diff_sets(tmp_path / "a", tmp_path / "b")
+    assert (diff.suspects_added, diff.suspects_removed) == (["u3"], ["u1"])
+    assert "suspect units: 1 newly left out of the term rules, 1 back in\n! u3\n. u1" in render(diff)
+    assert diff_sets(tmp_path / "a" / "conventions.jsonl", tmp_path / "b").suspects_added == []  # a file: unknown
