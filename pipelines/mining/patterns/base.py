@@ -26,6 +26,11 @@ class Variant:
     wrong: str  # the regex that flags it in an output (exact mode)
 
 
+def variant(name: str, pattern: str) -> Variant:
+    """A variant whose counting regex and wrong-variant regex are the same expression."""
+    return Variant(name, re.compile(pattern), pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class Family:
     dimension: str

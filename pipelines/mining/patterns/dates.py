@@ -16,6 +16,7 @@ spacing of ``3月15日`` / ``3 月 15 日``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
@@ -25,13 +26,7 @@ from pipelines.conventions.matching import is_no_space_script
 from pipelines.conventions.model import Convention
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import (
-    Family,
-    Variant,
-    count_variants,
-    dominant,
-    family_convention,
-)
+from pipelines.mining.patterns.base import Family, mine_family, variant
 
 MQM_DATE = "Locale conventions/Date format"
 _SPACES = {"space": " ", "nbsp": "\u00a0", "nnbsp": "\u202f"}
@@ -43,9 +38,6 @@ ORD = "[^\\W\\d_]{0,3}"  # 1er, 2nd, 15th, 1º
 MONTH_NUM = "(?:0?[1-9]|1[0-2])"
 DAY_ONLY = "(?:1[3-9]|2\\d|3[01])"  # a day that cannot be a month
 
-
-def _v(name: str, pattern: str) -> Variant:
-    return Variant(name, re.compile(pattern), pattern)
 
 
 def _locale(lang: str) -> Locale | None:
@@ -62,8 +54,8 @@ def _locale(lang: str) -> Locale | None:
 
 @lru_cache(maxsize=32)
 def month_names(lang: str) -> tuple[str, ...]:
-    """CLDR wide and abbreviated month names in date (format) context, longest first; empty when
-    Babel does not know the language or its script writes no spaces between words."""
+    """CLDR wide and abbreviated month names in date (format) context, sorted; empty when Babel
+    does not know the language or its script writes no spaces between words."""
     locale = _locale(lang)
     if locale is None:
         return ()
@@ -71,7 +63,7 @@ def month_names(lang: str) -> tuple[str, ...]:
     names = {n for n in names if len(n.rstrip(".")) >= 3 and n.rstrip(".").isalpha()}
     if any(is_no_space_script(n[0]) for n in names):
         return ()
-    return tuple(sorted(names, key=lambda n: (-len(n), n)))
+    return tuple(sorted(names))
 
 
 @lru_cache(maxsize=32)
@@ -95,12 +87,10 @@ def _to_month(lang: str, space: str = SP) -> str:
     return space
 
 
-def _alternation(names: tuple[str, ...] | list[str]) -> str:
-    return "(?:" + "|".join(re.escape(n) for n in names) + ")"
-
-
-def _any_case(names: tuple[str, ...]) -> str:
-    return "(?i:" + "|".join(re.escape(n) for n in names) + ")"
+def _alternation(names: Iterable[str], *, any_case: bool = False) -> str:
+    """One group matching any of ``names``, longest first (so ``janv.`` is not cut to ``jan``)."""
+    ordered = sorted(set(names), key=lambda n: (-len(n), n))
+    return ("(?i:" if any_case else "(?:") + "|".join(re.escape(n) for n in ordered) + ")"
 
 
 def written_families(lang: str) -> tuple[Family, ...]:
@@ -108,28 +98,28 @@ def written_families(lang: str) -> tuple[Family, ...]:
     names = month_names(lang)
     if not names:
         return ()
-    month = _any_case(names) + _END
+    month = _alternation(names, any_case=True) + _END
     to_month = _to_month(lang)
     day_month = f"{_NOT_IN_NUMBER}{DAY}{ORD}{to_month}{month}"
     month_day = f"{month}{SP}{DAY}{ORD}(?!\\d)(?:,{SP}?\\d{{4}}|(?=\\s*(?:[,.;:)!?](?!\\d)|$)))"  # not 1,7
     families = [
-        Family("date:order", (_v("day_first", day_month), _v("month_first", f"(?<![^\\W\\d_]){month_day}")),
+        Family("date:order", (variant("day_first", day_month), variant("month_first", f"(?<![^\\W\\d_]){month_day}")),
                MQM_DATE, "day before month (15 mars) or month before day (March 15)"),
         Family("date:day_month_space",
-               tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(lang, re.escape(c))}{month}")
+               tuple(variant(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(lang, re.escape(c))}{month}")
                      for k, c in _SPACES.items()),
                MQM_DATE, "the space between the day and the month"),
         Family("date:first_of_month",
-               (_v("ordinal", f"{_NOT_IN_NUMBER}0?1[^\\W\\d_]{{1,3}}{to_month}{month}"),
-                _v("cardinal", f"{_NOT_IN_NUMBER}0?1{to_month}{month}")),
+               (variant("ordinal", f"{_NOT_IN_NUMBER}0?1[^\\W\\d_]{{1,3}}{to_month}{month}"),
+                variant("cardinal", f"{_NOT_IN_NUMBER}0?1{to_month}{month}")),
                MQM_DATE, "the first of the month as an ordinal (1er) or a number (1)"),
     ]
-    lower = sorted({n.lower() for n in names}, key=lambda n: (-len(n), n))
-    capital = sorted({n[:1].upper() + n[1:].lower() for n in names}, key=lambda n: (-len(n), n))
+    lower = {n.lower() for n in names}
+    capital = {n[:1].upper() + n[1:].lower() for n in names}
     if lower != capital:  # a cased script
         families.append(Family(
             "date:month_case",
-            tuple(_v(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{to_month}{_alternation(forms)}{_END}")
+            tuple(variant(k, f"{_NOT_IN_NUMBER}{DAY}{ORD}{to_month}{_alternation(forms)}{_END}")
                   for k, forms in (("lower", lower), ("capital", capital))),
             MQM_DATE, "the month name after a day in lower case (mars) or capitalised (Mars)"))
     return tuple(families)
@@ -139,15 +129,15 @@ _AFTER = "(?![\\d,/:-]|\\.\\d|[^\\W\\d_])"  # a number ends here (a full stop ma
 _YEAR = f"(?:\\d{{4}}){_AFTER}"
 NUMERIC_SEPARATOR = Family(
     "date:numeric_separator",
-    (_v("slash", f"{_NOT_IN_NUMBER}\\d{{1,2}}/\\d{{1,2}}/(?:\\d{{4}}|\\d{{2}}){_AFTER}"),
-     _v("dot", f"{_NOT_IN_NUMBER}\\d{{1,2}}\\.\\d{{1,2}}\\.{_YEAR}"),
-     _v("hyphen", f"{_NOT_IN_NUMBER}\\d{{1,2}}-\\d{{1,2}}-{_YEAR}"),
-     _v("iso", f"{_NOT_IN_NUMBER}\\d{{4}}-\\d{{2}}-\\d{{2}}{_AFTER}")),
+    (variant("slash", f"{_NOT_IN_NUMBER}\\d{{1,2}}/\\d{{1,2}}/(?:\\d{{4}}|\\d{{2}}){_AFTER}"),
+     variant("dot", f"{_NOT_IN_NUMBER}\\d{{1,2}}\\.\\d{{1,2}}\\.{_YEAR}"),
+     variant("hyphen", f"{_NOT_IN_NUMBER}\\d{{1,2}}-\\d{{1,2}}-{_YEAR}"),
+     variant("iso", f"{_NOT_IN_NUMBER}\\d{{4}}-\\d{{2}}-\\d{{2}}{_AFTER}")),
     MQM_DATE, "the separator of numeric dates (15/03/2020, 15.03.2020, 2020-03-15)",
 )
 NUMERIC_ORDER = Family(
     "date:numeric_order",
-    tuple(_v(k, _NOT_IN_NUMBER + "(?:" + "|".join(f"{a}{re.escape(s)}{b}{re.escape(s)}" for s in "/.-")
+    tuple(variant(k, _NOT_IN_NUMBER + "(?:" + "|".join(f"{a}{re.escape(s)}{b}{re.escape(s)}" for s in "/.-")
              + f")(?:\\d{{4}}|\\d{{2}}){_AFTER}")
           for k, a, b in (("day_first", DAY_ONLY, MONTH_NUM), ("month_first", MONTH_NUM, DAY_ONLY))),
     MQM_DATE, "day before month in numeric dates (15/03) or month before day (03/15), where unambiguous",
@@ -156,7 +146,7 @@ NUMERIC_ORDER = Family(
 
 CJK_SPACING = Family(
     "date:cjk_spacing",
-    (_v("compact", "(?<!\\d)\\d{1,2}月\\d{1,2}日"), _v("spaced", "(?<!\\d)\\d{1,2} 月 \\d{1,2} 日")),
+    (variant("compact", "(?<!\\d)\\d{1,2}月\\d{1,2}日"), variant("spaced", "(?<!\\d)\\d{1,2} 月 \\d{1,2} 日")),
     MQM_DATE, "spaces around the numbers of a Chinese or Japanese date (3月15日 or 3 月 15 日)",
 )
 
@@ -170,20 +160,10 @@ def writes_month_kanji(lang: str) -> bool:
 
 def mine_dates(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     """The date families the TM decides, plus the source-date rule when the order is decided."""
-    targets = [corpus.targets[i] for i in indices]
-    out: list[Convention] = []
-    order = None
     cjk = (CJK_SPACING,) if writes_month_kanji(corpus.tgt_lang) else ()
-    for family in (*written_families(corpus.tgt_lang), *cjk, NUMERIC_SEPARATOR, NUMERIC_ORDER):
-        occ, units = count_variants(family, targets)
-        chosen = dominant(occ, units, params)
-        conv = family_convention(family, chosen, corpus) if chosen is not None else None
-        if conv is None:
-            continue
-        conv.extra["observed"] = dict(sorted(occ.items()))
-        out.append(conv)
-        if family.dimension == "date:order":
-            order = chosen
+    families = (*written_families(corpus.tgt_lang), *cjk, NUMERIC_SEPARATOR, NUMERIC_ORDER)
+    out = [conv for family in families for conv in mine_family(family, corpus, indices, params)]
+    order = next((str(c.extra["variant"]) for c in out if c.dimension == "date:order"), None)
     source_rule = _source_date(corpus, order) if order is not None else None
     return out + ([source_rule] if source_rule is not None else [])
 
@@ -195,11 +175,10 @@ def _source_date(corpus: Corpus, order: str) -> Convention | None:
     if not src_names or not tgt_names:
         return None
     # The source's own spelling, or capitalised: English ``May``, never the modal ``may``.
-    src_month = _alternation(sorted({f for n in src_names for f in (n, n[:1].upper() + n[1:])},
-                                    key=lambda n: (-len(n), n))) + _END
+    src_month = _alternation({f for n in src_names for f in (n, n[:1].upper() + n[1:])}) + _END
     trigger = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(corpus.src_lang)}{src_month}"
                f"|(?<![^\\W\\d_]){src_month}{SP}{DAY}(?![\\d:])")
-    tgt_month = _any_case(tgt_names) + _END
+    tgt_month = _alternation(tgt_names, any_case=True) + _END
     expected = (f"{_NOT_IN_NUMBER}{DAY}{ORD}{_to_month(corpus.tgt_lang)}{tgt_month}" if order == "day_first"
                 else f"(?<![^\\W\\d_]){tgt_month}{SP}{DAY}(?!\\d)")
     conv = Convention(

@@ -13,10 +13,10 @@ from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
 from pipelines.mining.patterns.base import (
     Family,
-    Variant,
     count_variants,
     dominant,
     family_convention,
+    variant,
 )
 
 MQM_QUOTES = "Linguistic conventions/Punctuation"
@@ -26,20 +26,17 @@ SOURCE_QUOTE = f"{STRAIGHT}|{CURLY}"
 _INNER = {"nbsp": "\u00a0", "nnbsp": "\u202f", "space": " "}
 
 
-def _v(name: str, pattern: str) -> Variant:
-    return Variant(name, re.compile(pattern), pattern)
-
 
 STYLE = Family(
     "quotes:style",
-    (_v("guillemets", "\u00ab[^\u00bb\\n]{1,200}\u00bb"), _v("curly", CURLY), _v("straight", STRAIGHT),
-     _v("low", "\u201e[^\u201c\u201d\\n]{1,200}[\u201c\u201d]")),
+    (variant("guillemets", "\u00ab[^\u00bb\\n]{1,200}\u00bb"), variant("curly", CURLY), variant("straight", STRAIGHT),
+     variant("low", "\u201e[^\u201c\u201d\\n]{1,200}[\u201c\u201d]")),
     MQM_QUOTES, "quotation mark style",
 )
 GUILLEMET_SPACE = Family(
     "quotes:guillemet_inner_space",
-    tuple([_v(k, f"\u00ab{re.escape(c)}|{re.escape(c)}\u00bb") for k, c in _INNER.items()]
-          + [_v("none", "\u00ab(?=[^\\s\u00a0\u202f])|(?<=[^\\s\u00a0\u202f])\u00bb")]),
+    tuple([variant(k, f"\u00ab{re.escape(c)}|{re.escape(c)}\u00bb") for k, c in _INNER.items()]
+          + [variant("none", "\u00ab(?=[^\\s\u00a0\u202f])|(?<=[^\\s\u00a0\u202f])\u00bb")]),
     MQM_QUOTES, "the space inside « »",
 )
 _OPEN_CLOSE = {"guillemets": ("\u00ab", "\u00bb"), "curly": ("\u201c", "\u201d"), "low": ("\u201e", "\u201c")}

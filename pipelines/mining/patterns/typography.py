@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pipelines.mining.patterns.base import Family, Variant
+from pipelines.mining.patterns.base import Family, variant
 
 _BEFORE = r"(?<=[\w»”)\]’])"  # a mark that follows a word, a closing quote or bracket
 _SPACES = {"nbsp": "\u00a0", "nnbsp": "\u202f", "space": " "}
@@ -17,15 +17,11 @@ MQM_PUNCT = "Linguistic conventions/Punctuation"
 MQM_LOCALE = "Locale conventions/Number format"
 
 
-def _v(name: str, pattern: str) -> Variant:
-    return Variant(name, re.compile(pattern), pattern)
-
-
 APOSTROPHE = Family(
     "punct:apostrophe",
-    (_v("typographic", "(?<=[^\\W\\d_])\u2019(?=[^\\W\\d_])"),
-     _v("ascii", "(?<=[^\\W\\d_])'(?=[^\\W\\d_])"),
-     _v("modifier", "(?<=[^\\W\\d_])\u02bc(?=[^\\W\\d_])")),
+    (variant("typographic", "(?<=[^\\W\\d_])\u2019(?=[^\\W\\d_])"),
+     variant("ascii", "(?<=[^\\W\\d_])'(?=[^\\W\\d_])"),
+     variant("modifier", "(?<=[^\\W\\d_])\u02bc(?=[^\\W\\d_])")),
     MQM_PUNCT, "apostrophe between letters (elision)",
 )
 
@@ -34,8 +30,8 @@ def space_before(mark: str, name: str) -> Family:
     """The space before a high punctuation mark (French: U+00A0 or U+202F; English: none)."""
     esc = re.escape(mark)
     after = "(?![/\\d])" if mark == ":" else ""  # not URLs (https://) nor times (10:30)
-    variants = [_v(k, f"{_BEFORE}{re.escape(c)}{esc}{after}") for k, c in _SPACES.items()]
-    variants.append(_v("none", f"{_BEFORE}(?<![\\d]){esc}{after}" if mark == ":" else f"{_BEFORE}{esc}{after}"))
+    variants = [variant(k, f"{_BEFORE}{re.escape(c)}{esc}{after}") for k, c in _SPACES.items()]
+    variants.append(variant("none", f"{_BEFORE}(?<![\\d]){esc}{after}" if mark == ":" else f"{_BEFORE}{esc}{after}"))
     return Family(f"punct:space_before_{name}", tuple(variants), MQM_PUNCT, f"the space before {mark!r}")
 
 
@@ -44,35 +40,35 @@ def space_before_high() -> Family:
     mark alone is too rare in the TM (``;``) to be mined by itself."""
     marks = "[:;?!]"
     after = "(?![/\\d])"
-    variants = [_v(k, f"{_BEFORE}{re.escape(c)}{marks}{after}") for k, c in _SPACES.items()]
-    variants.append(_v("none", f"{_BEFORE}(?<![\\d]){marks}{after}"))
+    variants = [variant(k, f"{_BEFORE}{re.escape(c)}{marks}{after}") for k, c in _SPACES.items()]
+    variants.append(variant("none", f"{_BEFORE}(?<![\\d]){marks}{after}"))
     return Family("punct:space_before_high", tuple(variants), MQM_PUNCT, "the space before : ; ? !")
 
 
 def space_before_percent() -> Family:
-    variants = [_v(k, f"(?<=\\d){re.escape(c)}%") for k, c in _SPACES.items()]
-    variants.append(_v("none", "(?<=\\d)%"))
+    variants = [variant(k, f"(?<=\\d){re.escape(c)}%") for k, c in _SPACES.items()]
+    variants.append(variant("none", "(?<=\\d)%"))
     return Family("punct:space_before_percent", tuple(variants), MQM_LOCALE, "the space between a number and %")
 
 
 ELLIPSIS = Family(
     "punct:ellipsis",
-    (_v("character", "\u2026"), _v("three_dots", "(?<!\\.)\\.\\.\\.(?!\\.)")),
+    (variant("character", "\u2026"), variant("three_dots", "(?<!\\.)\\.\\.\\.(?!\\.)")),
     MQM_PUNCT, "ellipsis as one character or three dots",
 )
 BRACKETS = Family(
     "width:brackets",
-    (_v("fullwidth", "[\uff08\uff09]"), _v("halfwidth", "[()]")),
+    (variant("fullwidth", "[\uff08\uff09]"), variant("halfwidth", "[()]")),
     MQM_LOCALE, "full-width vs half-width round brackets",
 )
 DIGITS = Family(
     "width:digits",
-    (_v("fullwidth", "[\uff10-\uff19]"), _v("halfwidth", "[0-9]")),
+    (variant("fullwidth", "[\uff10-\uff19]"), variant("halfwidth", "[0-9]")),
     MQM_LOCALE, "full-width vs half-width digits",
 )
 WORD_NUMBER = Family(
     "space:word_number",
-    tuple(_v(k, f"(?<=[^\\W\\d_]){re.escape(c)}(?=\\d)") for k, c in _SPACES.items()),
+    tuple(variant(k, f"(?<=[^\\W\\d_]){re.escape(c)}(?=\\d)") for k, c in _SPACES.items()),
     MQM_PUNCT, "the space between a word and a number (port 53)",
 )
 
