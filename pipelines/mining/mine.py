@@ -21,9 +21,10 @@ from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.patterns.base import mine_family
 from pipelines.mining.patterns.casing import mine_casing
+from pipelines.mining.patterns.currency import FAMILIES as CURRENCY_FAMILIES
 from pipelines.mining.patterns.dates import mine_dates
 from pipelines.mining.patterns.quotes import mine_quotes
-from pipelines.mining.patterns.typography import FAMILIES
+from pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
 from pipelines.mining.placeholder import mine_placeholder
 from pipelines.mining.source_copy import mine_source_copy
 from pipelines.mining.suspect_units import find_suspects
@@ -35,7 +36,11 @@ Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
 
 
 def _typography(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    return [conv for family in FAMILIES for conv in mine_family(family, corpus, indices, params)]
+    return [conv for family in TYPOGRAPHY_FAMILIES for conv in mine_family(family, corpus, indices, params)]
+
+
+def _currency(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+    return [conv for family in CURRENCY_FAMILIES for conv in mine_family(family, corpus, indices, params)]
 
 
 # family name -> (proposer, thresholds getter): the explicit registry of non-term families.
@@ -44,6 +49,7 @@ PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]
     "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
     "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "currency": (_currency, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
     "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
     "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
@@ -51,7 +57,7 @@ PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]
 
 
 # The three candidate groups of SPEC §1 (assets term_candidates / pattern_candidates / rule_candidates).
-PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates")
+PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates", "currency")
 RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 
