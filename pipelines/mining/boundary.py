@@ -1,10 +1,12 @@
 """Choosing one term's rendering among its candidates: boundary repair and grouping of variants.
 
-``choose``: the most strongly associated (Dice) candidate (an exact tie goes to a cognate or copy of
-the term before the aligner's pick: on a one-unit term the aligner often links a neighbouring word,
-``Golgi`` → ``compartiment``) whose coverage is within
-``term_boundary_tolerance`` of the best coverage; a truncation wins only when it raises coverage by
-more than the tolerance, an extension only when it does not lower it by more. ``trim_overlong``:
+``choose``: among the renderings aligned to the term, the most strongly associated (Dice) one whose
+coverage reaches ``term_min_consistency`` (an exact tie goes to a cognate or copy of the term before
+the aligner's pick: on a one-unit term the aligner often links a neighbouring word, ``Golgi`` →
+``compartiment``); then an aligned rendering containing it wins when it does not lower coverage by
+more than ``term_boundary_tolerance`` (extension). A shorter rendering wins only through Dice: letting
+it win on coverage alone (``rhume`` over ``rhume commun``) cost 2 gold pairs on the dev split and cut
+rules to their first word (``host cell`` → ``hôte``, ``school closures`` → ``fermeture``). ``trim_overlong``:
 Dice cannot tell an over-long rendering (equal coverage, fewer units elsewhere, so Dice is never
 lower) from the term's own; a source word next to the term can. ``with_siblings``: derived words and
 spelling variants of the chosen rendering become alternatives of the same rule.

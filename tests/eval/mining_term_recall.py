@@ -1,7 +1,11 @@
 """Term recall of a mined set against the TICO-19 gold lists on ALL 3,071 units (gold README rules).
 
 Evaluation code (it reads gold through the registration code; the miner never does). Prints the
-aggregate figures only: overall recall and recall on pairs attested in >= 3 units, per list.
+aggregate figures only: overall recall and recall on pairs attested in >= 3 units, per list, and,
+for the missed >= 3-unit pairs, how often the TM itself writes the gold rendering: attesting units /
+units whose source holds the term (no term is printed, so held-out misses stay unread). A miner
+that mandates the TM's majority rendering cannot recover a pair the TM renders otherwise in most
+of the term's units.
 Usage: ``python -m tests.eval.mining_term_recall SET_DIR [tm_units.parquet]`` (without a
 tm_units file, the demo TMX is ingested into a temporary folder).
 """
@@ -16,6 +20,7 @@ import polars as pl
 
 from pipelines.conventions.io import load_conventions
 from pipelines.ingest import ingest_files
+from pipelines.registration.fold import contains_bounded, fold
 from pipelines.registration.freeze import load_registration
 from pipelines.registration.gold import load_term_pairs
 from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
@@ -33,6 +38,7 @@ def main(set_dir: Path, units_path: Path | None = None) -> None:
         units_path = tmp / "tm_units.parquet"
     units = pl.read_parquet(units_path)
     rows = list(zip(units["unit_id"], units["source"], units["target"]))
+    folded_sources = [fold(s) for s in units["source"]]
     reg_dir = REPO_ROOT / "registrations" / "demo" / "v1"
     reg = load_registration(reg_dir)
     terms = [c for c in conventions if c.rule == "term"]
@@ -46,7 +52,17 @@ def main(set_dir: Path, units_path: Path | None = None) -> None:
         hit = sum(k in recovered for k in frequent)
         print(f"{name}: overall {overall.value:.3f} ({overall.recovered}/{overall.attested}); "
               f">=3 units {hit / len(frequent):.3f} ({hit}/{len(frequent)})")
+        shares = sorted((tm_agreement(key[0], len(attested[key]), folded_sources)
+                        for key in frequent if key not in recovered), key=lambda an: an[0] / an[1])
+        minority = sum(a / n < 0.5 for a, n in shares)
+        print(f"  missed >=3-unit pairs, units writing the gold rendering / units holding the term: "
+              f"{', '.join(f'{a}/{n}' for a, n in shares)} ({minority} below half)")
     print(f"term rules: {len(terms)}")
+
+
+def tm_agreement(source_term: str, attesting: int, folded_sources: list[str]) -> tuple[int, int]:
+    """(units attesting the pair, units whose folded source holds the term word-bounded)."""
+    return attesting, sum(1 for s in folded_sources if contains_bounded(s, source_term))
 
 
 if __name__ == "__main__":
