@@ -87,6 +87,13 @@ def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, lis
     if chosen.support <= params.term_low_support and not chosen.cognate and (
             chosen.dice < params.term_min_dice or chosen.aligned < params.term_low_support_min_align * occurrences):
         return "weak_low_support"
+    # The TM writes the rendering in at most half the term's units: frequency alone does not make
+    # it the client's choice (dev: TICO ``protect`` → ``covid``, ``code`` → ``section``; VPN ``Save``
+    # → ``économiser``, ``United`` → ``royaume``). A cognate, or a phrase built from its words' own
+    # renderings, is a second, independent line of evidence.
+    if chosen.coverage <= params.term_no_majority and not chosen.cognate and (
+            " " not in term or not compositional(term, chosen.key, word_keys)):
+        return "no_majority"
     if chosen.support <= 1 and len(term.split(" ")) > params.term_singleton_max_words:
         return "long_singleton"
     if (" " in term and (chosen.support <= params.term_compositional_support or chosen.dice < params.term_compositional_dice)
