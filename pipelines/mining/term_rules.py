@@ -219,6 +219,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
     if why is not None:
         stats[why] += 1
+        if why == "no_majority":  # the TM is split: report the renderings, mandate none
+            _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms
     if params.term_generate_forms:  # the term is required, not the grammatical number the TM used

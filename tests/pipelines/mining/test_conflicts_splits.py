@@ -22,6 +22,8 @@ def test_two_renderings_of_one_term_are_reported_not_resolved(make_corpus) -> No
     conflict = next(c for c in result.conflicts if c["src"] == "outbreak")
     keys = {r["lemma_key"] for r in conflict["renderings"]}
     assert {"épidémie", "flambée"} <= keys and all(r["support"] == 5 for r in conflict["renderings"])
+    assert not conflict["resolved"]  # a 5/5 split mandates neither rendering
+    assert not any(c.dimension == "term:outbreak" for c in result.conventions)
     row = conflict_rows([conflict])[0]
     assert row["dimension"] == "term:outbreak" and "flambée" in row["renderings"]
 
