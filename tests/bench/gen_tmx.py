@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 
 _SYLLABLES = ["ka", "to", "ri", "en", "la", "mo", "st", "pre", "con", "ti", "on", "de", "ver", "al", "un",
@@ -69,30 +71,38 @@ def _tu(rng: random.Random, index: int) -> str:
             f'  <tuv xml:lang="fr-FR"><seg>{target}</seg></tuv>\n</tu>\n')
 
 
+def write_tmx(path: Path, head: str, units: Iterable[str]) -> Path:
+    """Write ``head`` (everything up to and including ``<body>``), the ``<tu>`` strings in chunks
+    of 10,000 (a 1M-unit file never sits in memory), and the closing tags."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(head)
+        units = iter(units)
+        while chunk := list(islice(units, 10_000)):
+            out.write("".join(chunk))
+        out.write("</body>\n</tmx>\n")
+    return path
+
+
 def write_synthetic_tmx(path: Path, n_units: int, seed: int = 13) -> Path:
     """Write ``n_units`` units (same seed -> same file; a smaller N is a prefix of a larger one)."""
     rng = random.Random(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
     recent: list[str] = []
-    with open(path, "w", encoding="utf-8") as out:
-        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n'
-                  '<header creationtool="housestyle-bench" creationtoolversion="1" segtype="sentence" '
-                  'o-tmf="synthetic" adminlang="en" srclang="en-US" datatype="plaintext"/>\n<body>\n')
-        buffer: list[str] = []
+
+    def units() -> Iterator[str]:
         for i in range(n_units):
             if recent and rng.random() < 0.02:
-                tu = recent[rng.randrange(len(recent))].replace('tuid="u', f'tuid="r{i}-u', 1)
-            else:
-                tu = _tu(rng, i)
-                if len(recent) < 1000:
-                    recent.append(tu)
-            buffer.append(tu)
-            if len(buffer) >= 10_000:
-                out.write("".join(buffer))
-                buffer = []
-        out.write("".join(buffer))
-        out.write("</body>\n</tmx>\n")
-    return path
+                yield recent[rng.randrange(len(recent))].replace('tuid="u', f'tuid="r{i}-u', 1)
+                continue
+            tu = _tu(rng, i)
+            if len(recent) < 1000:
+                recent.append(tu)
+            yield tu
+
+    head = ('<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n'
+            '<header creationtool="housestyle-bench" creationtoolversion="1" segtype="sentence" '
+            'o-tmf="synthetic" adminlang="en" srclang="en-US" datatype="plaintext"/>\n<body>\n')
+    return write_tmx(path, head, units())
 
 
 if __name__ == "__main__":

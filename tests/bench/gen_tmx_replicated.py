@@ -15,6 +15,8 @@ import re
 import sys
 from pathlib import Path
 
+from tests.bench.gen_tmx import write_tmx
+
 _TU = re.compile(r"<tu\b.*?</tu>", re.DOTALL)
 _TUID = re.compile(r'tuid="([^"]*)"')
 _SEG_END = re.compile(r"</seg>")
@@ -27,23 +29,14 @@ def write_replicated_tmx(real: Path, path: Path, n_units: int) -> Path:
     units = _TU.findall(text)
     if not units:
         raise ValueError(f"{real}: no <tu> element")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(text[:body_start] + "\n")
-        buffer: list[str] = []
-        for i in range(n_units):
-            copy, unit = divmod(i, len(units))
-            tu = _TUID.sub(lambda m: f'tuid="{m.group(1)}#{copy}"', units[unit], count=1)
-            if copy:
-                tu = _SEG_END.sub(f" [{copy}]</seg>", tu)
-            buffer.append(tu + "\n")
-            if len(buffer) >= 10_000:
-                out.write("".join(buffer))
-                buffer = []
-        out.write("".join(buffer))
-        out.write("</body>\n</tmx>\n")
-    return path
+    tus = (_marked(units[i % len(units)], i // len(units)) for i in range(n_units))
+    return write_tmx(path, text[:body_start] + "\n", tus)
 
+
+def _marked(tu: str, copy: int) -> str:
+    """Copy ``copy`` of a ``<tu>``: its own tuid and, from the second copy, the `` [k]`` marker."""
+    tu = _TUID.sub(lambda m: f'tuid="{m.group(1)}#{copy}"', tu, count=1)
+    return (_SEG_END.sub(f" [{copy}]</seg>", tu) if copy else tu) + "\n"
 
 if __name__ == "__main__":
     write_replicated_tmx(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]))
