@@ -8,9 +8,9 @@ symbol one word may stand (a magnitude: ``milliards``, ``Mio.``, ``млн``).
 
 Not a currency, so software strings do not vote: a symbol right after a word character, ``%`` or
 ``{`` (``%1$s``, ``{ $name }``), digits right after a dollar or ``%`` (``$1$``), an amount ending
-in another dollar, a dollar followed by a word character (``1$s``). A bare ``$1`` placeholder still reads as an amount: no default
-placeholder family covers it, and a TM full of them would vote ``before``; the rule's evidence
-(``evidence.parquet``) shows such units.
+in another dollar, a dollar followed by a word character (``1$s``). A bare ``$1`` placeholder
+still reads as an amount: no default placeholder family covers it, and a TM full of them would vote
+``before``; the rule's evidence (``evidence.parquet``) shows such units.
 """
 
 from __future__ import annotations
@@ -51,8 +51,6 @@ def _space_variant(space: str) -> str:
     either side: symbol first (``$ 5``) or amount first (``5 $``)."""
     before = f"{_NOT_PLACEHOLDER_BEFORE}{_SIGN}{re.escape(space)}\\d{_NO_SECOND_DOLLAR}"
     after = f"{_AMOUNT}{_MAGNITUDE}{re.escape(space)}{_SIGN}{_NOT_PLACEHOLDER_AFTER}"
-    if not space:  # no separator: the amount or magnitude word touches the symbol
-        after = f"{_AMOUNT}(?:[ \u00a0\u202f][^\\W\\d_]+\\.?)?{_SIGN}{_NOT_PLACEHOLDER_AFTER}"
     return f"{before}|{after}"
 
 
