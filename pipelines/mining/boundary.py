@@ -6,10 +6,10 @@ the aligner's pick: on a one-unit term the aligner often links a neighbouring wo
 ``compartiment``); then an aligned rendering containing it wins when it does not lower coverage by
 more than ``term_boundary_tolerance`` (extension). A shorter rendering wins only through Dice: letting
 it win on coverage alone (``rhume`` over ``rhume commun``) cost 2 gold pairs on the dev split and cut
-rules to their first word (``host cell`` → ``hôte``, ``school closures`` → ``fermeture``). ``trim_overlong``:
-Dice cannot tell an over-long rendering (equal coverage, fewer units elsewhere, so Dice is never
-lower) from the term's own; a source word next to the term can. ``with_siblings``: derived words and
-spelling variants of the chosen rendering become alternatives of the same rule.
+rules to their first word (``host cell`` → ``hôte``, ``school closures`` → ``fermeture``).
+``trim_overlong``: Dice cannot tell an over-long rendering (equal coverage, fewer units elsewhere, so
+Dice is never lower) from the term's own; a source word next to the term can. ``with_siblings``:
+derived words and spelling variants of the chosen rendering become alternatives of the same rule.
 """
 
 from __future__ import annotations

@@ -42,7 +42,8 @@ def main() -> None:
         ("Mozilla PO (held-out)", _units(po, tmp / "po"), "fr"),
     ]
     for lang in ("ru", "zh", "es-LA", "pt-BR"):
-        tms.append((f"TICO en-{lang} (held-out)", _units([data / "tico19" / "TM" / f"all.en-{lang}.tmx.zip"], tmp / lang), lang))
+        tm = data / "tico19" / "TM" / f"all.en-{lang}.tmx.zip"
+        tms.append((f"TICO en-{lang} (held-out)", _units([tm], tmp / lang), lang))
     for name, units, tgt in tms:
         shown = {f.dimension: dict(sorted(count_variants(f, units["target"].to_list())[1].items())) for f in FAMILIES}
         mined, _ = proposer_group(corpus_from_units(units, "en", tgt), ("currency",), MiningParams())
