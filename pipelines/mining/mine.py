@@ -19,7 +19,7 @@ from pipelines.mining.corpus import Corpus, corpus_from_units
 from pipelines.mining.merge import Mined, MiningResult, merge
 from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.patterns.base import mine_family
+from pipelines.mining.patterns.base import Family, mine_family
 from pipelines.mining.patterns.casing import mine_casing
 from pipelines.mining.patterns.currency import FAMILIES as CURRENCY_FAMILIES
 from pipelines.mining.patterns.dates import mine_dates
@@ -35,21 +35,20 @@ from pipelines.mining.verify import finish, keep, measure, verification_sample
 Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
 
 
-def _typography(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    return [conv for family in TYPOGRAPHY_FAMILIES for conv in mine_family(family, corpus, indices, params)]
-
-
-def _currency(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    return [conv for family in CURRENCY_FAMILIES for conv in mine_family(family, corpus, indices, params)]
+def _families(families: tuple[Family, ...]) -> Proposer:
+    """A proposer mining each of these closed-variant families (``patterns.base``)."""
+    def propose(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+        return [conv for family in families for conv in mine_family(family, corpus, indices, params)]
+    return propose
 
 
 # family name -> (proposer, thresholds getter): the explicit registry of non-term families.
 PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]]] = {
-    "typography": (_typography, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
     "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "currency": (_currency, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
     "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
     "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
     "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),

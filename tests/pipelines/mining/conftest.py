@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -19,6 +20,16 @@ def tiny_units(tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
     out = tmp_path_factory.mktemp("tiny_units")
     ingest_files([FIXTURE], client="fixture", out_dir=out)
     return pl.read_parquet(out / "tm_units.parquet")
+
+
+@pytest.fixture(scope="session")
+def tico_dev(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """The TICO-19 en→fr dev split of the demo client (real data), ingested once per session."""
+    out = tmp_path_factory.mktemp("tico_dev")
+    ingest_files([shared_data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=out)
+    dev = json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())["dev"]["unit_id"]
+    units = pl.read_parquet(out / "tm_units.parquet").filter(pl.col("unit_id").is_in(sorted(dev)))
+    return corpus_from_units(units, "en", "fr")
 
 
 @pytest.fixture(scope="session")

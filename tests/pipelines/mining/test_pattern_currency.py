@@ -3,20 +3,15 @@ the reference checker exactly as a system output would be."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
-import polars as pl
 
 from pipelines.conventions.model import Convention
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.corpus import Corpus
 from pipelines.mining.mine import proposer_group
 from pipelines.mining.params import MiningParams
 from pipelines.mining.patterns.base import count_variants
 from pipelines.mining.patterns.currency import SYMBOL_POSITION, SYMBOL_SPACE
 from pipelines.scoring.check import check_item
-from tests.conftest import REPO_ROOT
 from tests.pipelines.mining.conftest import corpus_of
 
 NB = "\u00a0"
@@ -67,11 +62,8 @@ def test_too_few_or_mixed_amounts_make_no_rule() -> None:
     assert _currency(corpus_of([("$4", f"4{NB}$")] * 4)) == {}
 
 
-def test_the_tico_dev_split_puts_the_dollar_after_the_amount(shared_data: Path, tmp_path: Path) -> None:
-    ingest_files([shared_data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=tmp_path)
-    dev = set(json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())["dev"]["unit_id"])
-    units = pl.read_parquet(tmp_path / "tm_units.parquet").filter(pl.col("unit_id").is_in(list(dev)))
-    rules = _currency(corpus_from_units(units, "en", "fr"))
+def test_the_tico_dev_split_puts_the_dollar_after_the_amount(tico_dev: Corpus) -> None:
+    rules = _currency(tico_dev)
     position = rules["currency:symbol_position"]
     assert position.extra["variant"] == "after" and position.support == 5 and position.consistency == 1.0
     assert "currency:symbol_space" not in rules  # 3 no-break spaces against 3 plain ones: no choice made

@@ -3,15 +3,11 @@ reference checker exactly as a system output would be."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
-import polars as pl
 import pytest
 
 from pipelines.conventions.model import Convention
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.corpus import Corpus
 from pipelines.mining.mine import proposer_group
 from pipelines.mining.params import MiningParams
 from pipelines.mining.patterns.base import count_variants
@@ -23,7 +19,6 @@ from pipelines.mining.patterns.dates import (
     written_families,
 )
 from pipelines.scoring.check import check_item
-from tests.conftest import REPO_ROOT
 from tests.pipelines.mining.conftest import corpus_of
 
 NB = "\u00a0"
@@ -97,12 +92,9 @@ def test_numeric_dates_separator_and_unambiguous_order() -> None:
     assert dict(occ) == {"day_first": 1, "month_first": 1}
 
 
-def test_the_tico_dev_split_writes_a_no_break_space_inside_dates(shared_data: Path, tmp_path: Path) -> None:
+def test_the_tico_dev_split_writes_a_no_break_space_inside_dates(tico_dev: Corpus) -> None:
     """Real data (dev split of the demo client): the TM's own choice, with its counter-examples kept."""
-    ingest_files([shared_data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=tmp_path)
-    dev = set(json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())["dev"]["unit_id"])
-    units = pl.read_parquet(tmp_path / "tm_units.parquet").filter(pl.col("unit_id").is_in(sorted(dev)))
-    mined, _ = proposer_group(corpus_from_units(units, "en", "fr"), ("dates",), MiningParams())
+    mined, _ = proposer_group(tico_dev, ("dates",), MiningParams())
     rules = {m.conv.dimension: m.conv for m in mined}
     space = next(m for m in mined if m.conv.dimension == "date:day_month_space")
     assert space.conv.extra["variant"] == "nbsp" and space.conv.extra["observed"] == {"nbsp": 40, "space": 4}

@@ -10,11 +10,10 @@ import polars as pl
 import pytest
 
 from pipelines.conventionset.build import mine_to_set
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.corpus import Corpus
 from pipelines.mining.mine import term_group
 from pipelines.mining.params import MiningParams
 from pipelines.mining.suspect_units import find_suspects, tail_probability
-from tests.conftest import REPO_ROOT
 
 
 def test_tail_probability_is_the_poisson_binomial_tail() -> None:
@@ -44,14 +43,9 @@ def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
     return Corpus(corpus.unit_ids, corpus.sources, targets, corpus.src_lang, corpus.tgt_lang), swapped
 
 
-def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(shared_data: Path, tmp_path: Path) -> None:
+def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(tico_dev: Corpus) -> None:
     """Real data: the default alpha was chosen on exactly this (dev split, real and swapped)."""
-    from pipelines.ingest import ingest_files
-
-    ingest_files([shared_data / "tico19" / "TM" / "all.en-fr.tmx"], client="demo", out_dir=tmp_path)
-    dev = set(json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())["dev"]["unit_id"])
-    units = pl.read_parquet(tmp_path / "tm_units.parquet").filter(pl.col("unit_id").is_in(sorted(dev)))
-    real = corpus_from_units(units, "en", "fr")
+    real = tico_dev
     _, _, stats = term_group(real, MiningParams())
     assert stats["suspect_units"] == []
     corrupted, swapped = _swap_every_tenth_target(real)
