@@ -9,6 +9,7 @@ belong to another term (competitive linking), adverbs, punctuation fragments. Th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import spacy
@@ -63,6 +64,34 @@ def compositional(term: str, key: str, word_keys: dict[str, set[str]]) -> bool:
         if not any(set(k.split(" ")) & inside for k in word_keys.get(word, ())):
             return False
     return True
+
+
+def hyphen_sides(forms: Sequence[str], texts: Iterable[str]) -> frozenset[str] | None:
+    """The sides (``before``/``after``) on which the forms are hyphen-joined to a neighbouring word,
+    or None when some occurrence stands free (or none is found)."""
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")(?!\w)")
+    sides: set[str] = set()
+    for text in texts:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            glued = {side for side, joined in (
+                ("after", text[end:end + 1] == "-" and text[end + 1:end + 2].isalnum()),
+                ("before", start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum())) if joined}
+            if not glued:
+                return None
+            sides |= glued
+    return frozenset(sides) if sides else None
+
+
+def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str]) -> bool:
+    """The rendering is always hyphen-joined to a word the term lacks: one half of a compound
+    (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``isolation`` → ``auto`` of
+    ``auto-isolement``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only that
+    half. A term joined on the same side in the source keeps it (``ICD`` → ``CIM``: ICD-10 → CIM-10)."""
+    target_sides = hyphen_sides(forms, targets)
+    if target_sides is None:
+        return False
+    return not target_sides <= (hyphen_sides([term], sources) or frozenset())
 
 
 def stem(term: str) -> str:

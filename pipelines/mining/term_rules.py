@@ -35,7 +35,7 @@ from pipelines.mining.term_context import (
     other_word,
     verb_senses,
 )
-from pipelines.mining.term_filters import STOP_LIKE, joined_sentences, reject
+from pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound, joined_sentences, reject
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
@@ -217,6 +217,12 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
             other_word(t, term) and cognate(t, _form(cands, chosen.key), params) for _, t in best_dice.get(chosen.key, [])):
         why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
+    evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
+    sample = evidence[:params.term_compound_sample]
+    if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
+            term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample]):
+        why = "fragment_of_compound"
     if why is not None:
         stats[why] += 1
         if why == "no_majority":  # the TM is split: report the renderings, mandate none
@@ -227,7 +233,6 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms)
-    evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     acronym = _is_acronym(spelling)
     conv = Convention(
