@@ -185,12 +185,15 @@ def _is_acronym(spelling: str) -> bool:
 def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
              key_hits: dict[str, np.ndarray], params: MiningParams) -> list[Choice]:
     out = []
+    # An acronym copied as it is (RSC → RSC) is the term's own spelling however short; two acronyms
+    # always written together (RCGP RSC → RSC du RCGP) tie on Dice, and the copy must win the tie.
+    acronym = spelled(cands.terms[term]).isupper()
     for key in keys:
         k_units = key_hits[key]
         joint = int(np.intersect1d(s_units, k_units, assume_unique=True).size)
         out.append(Choice(key, sorted(cands.forms[key]), joint, joint / max(1, s_units.size),
                           dice(joint, int(s_units.size), int(k_units.size)), cands.terms[term].aligned.get(key, 0),
-                          cognate(term, _form(cands, key), params)))
+                          cognate(term, _form(cands, key), params) or (acronym and _form(cands, key) == term)))
     return out
 
 
