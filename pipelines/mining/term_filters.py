@@ -66,32 +66,35 @@ def compositional(term: str, key: str, word_keys: dict[str, set[str]]) -> bool:
     return True
 
 
-def hyphen_sides(forms: Sequence[str], texts: Iterable[str]) -> frozenset[str] | None:
+def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0) -> frozenset[str] | None:
     """The sides (``before``/``after``) on which the forms are hyphen-joined to a neighbouring word,
-    or None when some occurrence stands free (or none is found)."""
+    or None when fewer than ``share`` of their occurrences are so joined (or none is found)."""
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")(?!\w)")
     sides: set[str] = set()
+    joined_count = free = 0
     for text in texts:
         for match in pattern.finditer(text):
             start, end = match.span()
             glued = {side for side, joined in (
                 ("after", text[end:end + 1] == "-" and text[end + 1:end + 2].isalnum()),
                 ("before", start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum())) if joined}
-            if not glued:
-                return None
             sides |= glued
-    return frozenset(sides) if sides else None
+            joined_count += bool(glued)
+            free += not glued
+    return frozenset(sides) if joined_count and joined_count >= share * (joined_count + free) else None
 
 
-def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str]) -> bool:
-    """The rendering is always hyphen-joined to a word the term lacks: one half of a compound
-    (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``isolation`` → ``auto`` of
-    ``auto-isolement``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only that
-    half. A term joined on the same side in the source keeps it (``ICD`` → ``CIM``: ICD-10 → CIM-10)."""
-    target_sides = hyphen_sides(forms, targets)
+def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str],
+                         share: float = 1.0) -> bool:
+    """The rendering is (in ``share`` of its occurrences) hyphen-joined to a word the term lacks: one
+    half of a compound (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``isolation`` → ``auto``
+    of ``auto-isolement``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only
+    that half. A term joined on the same side in the source keeps it (``ICD`` → ``CIM``: ICD-10 →
+    CIM-10)."""
+    target_sides = hyphen_sides(forms, targets, share)
     if target_sides is None:
         return False
-    return not target_sides <= (hyphen_sides([term], sources) or frozenset())
+    return not target_sides <= (hyphen_sides([term], sources, share) or frozenset())
 
 
 def stem(term: str) -> str:

@@ -224,7 +224,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
-            term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample]):
+            term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
+            params.term_compound_share):
         why = "fragment_of_compound"
     if why is not None:
         stats[why] += 1

@@ -47,6 +47,18 @@ def test_a_rendering_that_is_half_a_compound_is_a_fragment() -> None:
     assert fragment_of_compound("isolation", ["auto"], ["self-isolation"], ["auto-isolement"])
 
 
+def test_a_rendering_joined_in_most_of_its_occurrences_is_a_fragment_at_the_default_share() -> None:
+    # TICO dev: United → états is "États-Unis" 27 times and a free "état" (of "state") twice
+    targets = ["les états-unis"] * 27 + ["l'état de washington", "les états et les régions"]
+    sources = ["the united states"] * 27 + ["washington state", "states and regions"]
+    share = MiningParams().term_compound_share
+    assert fragment_of_compound("united", ["état", "états"], sources, targets, share)
+    assert not fragment_of_compound("united", ["état", "états"], sources, targets)  # share 1.0: every one
+    # an imperative with its pronoun (lavez-vous) is no compound when the verb also stands free
+    washing = ["lavez-vous les mains"] * 8 + ["laver les mains"] * 3
+    assert not fragment_of_compound("wash", ["lavez", "laver"], ["wash your hands"] * 11, washing, share)
+
+
 def test_a_compound_translated_piece_by_piece_keeps_its_halves() -> None:
     # ICD-10 → CIM-10, self-isolation → auto-isolement: joined on the same side in both languages
     assert not fragment_of_compound("icd", ["cim"], ["the icd-10 code"], ["le code cim-10"])
