@@ -95,7 +95,7 @@ def drop_nested(result: TermResult, cands: Candidates) -> None:
             inner = " ".join(words[:size])
             if inner in by_term and cands.terms[inner].occurrences == outer >= 2:
                 nested.add(inner)
-    _drop(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term")
+    drop_rules(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term")
 
 
 def drop_headless(result: TermResult, cands: Candidates) -> None:
@@ -116,10 +116,10 @@ def drop_headless(result: TermResult, cands: Candidates) -> None:
         (pair, count), = cand.next_words.items()
         if pair[1] in nouns and count == cand.occurrences and cands.word_pairs[pair] > len(cand.units):
             headless.add(conv.convention_id)
-    _drop(result, headless, "headless_before_next_word")
+    drop_rules(result, headless, "headless_before_next_word")
 
 
-def _drop(result: TermResult, ids: set[str], reason: str) -> None:
+def drop_rules(result: TermResult, ids: set[str], reason: str) -> None:
     """Remove these rules and their evidence, counted under ``reason``."""
     if not ids:
         return

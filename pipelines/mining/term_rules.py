@@ -22,6 +22,7 @@ from pipelines.conventions.model import Convention
 from pipelines.mining.align import align_with_sure
 from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
+from pipelines.mining.compound import drop_compound_of_longer_term, whole_compound
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.paradigm import add_attested_forms, generated_forms
@@ -157,6 +158,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
                 params, result, _neighbour_test(term, cands, rendered_by), modifiers, sense_choices.get(term, []))
     drop_nested(result, cands)
     drop_headless(result, cands)
+    drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
     return result
 
@@ -221,12 +223,20 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             other_word(t, term) and cognate(t, _form(cands, chosen.key), params) for _, t in best_dice.get(chosen.key, [])):
         why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    repair = ""
     # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
             params.term_compound_share):
         why = "fragment_of_compound"
+        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets)
+        if rebuilt is not None and rebuilt[0].coverage >= params.term_min_consistency:
+            (chosen, chosen_units), why = rebuilt, "compound_rebuilt"
+            stats[why] += 1
+            why = reject(term, chosen, occurrences, best_dice, lexicon, params)
+            repair = "compound"
+            evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     if why is not None:
         stats[why] += 1
         if why == "no_majority":  # the TM is split: report the renderings, mandate none
@@ -245,6 +255,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         origin="mined", status="candidate", support=chosen.support, consistency=round(chosen.coverage, 4),
     )
     conv.extra = {"dice": round(chosen.dice, 4), "aligned": chosen.aligned, "lemma_key": chosen.key}
+    if repair:  # audit trail: the rendering is not the aligner's first pick
+        conv.extra["boundary_repair"] = repair
     result.conventions.append(conv)
     result.evidence[conv.convention_id] = (evidence.tolist(), counter.tolist())
     stats["rules"] += 1

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from pipelines.mining.boundary import Choice
-from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_filters import fragment_of_compound, hyphen_sides, reject
-from pipelines.mining.term_rules import mine_terms
 
 WORD_KEYS = {"internet": {"internet"}, "connection": {"connexion"}, "open": {"ouvrir"}}
 LEXICON = (set(WORD_KEYS), WORD_KEYS)
@@ -64,12 +62,3 @@ def test_a_compound_translated_piece_by_piece_keeps_its_halves() -> None:
     assert not fragment_of_compound("icd", ["cim"], ["the icd-10 code"], ["le code cim-10"])
     assert not fragment_of_compound("self", ["auto"], ["self-isolation"], ["auto-isolement"])
     assert not fragment_of_compound("fever", ["fièvre"], ["high fever"], ["forte fièvre"])
-
-
-def test_no_tico_dev_rule_mandates_half_a_compound(tico_dev: Corpus) -> None:
-    """Real data: before the filter the dev split mandated ``sous`` for underlying, ``unis`` for
-    States, ``jacents`` for conditions and ``auto`` for isolation (16 such rules, all wrong)."""
-    rules = {c.src: c.expected_terms[0] for c in mine_terms(tico_dev, MiningParams()).conventions if c.src}
-    for term, wrong in (("underlying", "sous"), ("States", "unis"), ("conditions", "jacents"), ("isolation", "auto")):
-        assert wrong not in rules.get(term, ""), (term, rules.get(term))
-    assert rules["COVID"] == "covid"  # a copy joined in a compound (COVID-19) stays
