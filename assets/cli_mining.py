@@ -53,11 +53,11 @@ def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
 
 
 def run_mine(args: argparse.Namespace) -> int:
-    import polars as pl
 
     from pipelines.conventionset.build import mine_to_set
     from pipelines.conventionset.version import sha256_file
     from pipelines.ingest import domain_from_path, ingest_files
+    from pipelines.mining.corpus import read_units_for_mining
 
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
@@ -66,12 +66,12 @@ def run_mine(args: argparse.Namespace) -> int:
     # path, so the same files mined from another checkout give the same set_version.
     inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
     if len(files) == 1 and files[0].suffix == ".parquet":
-        units = pl.read_parquet(files[0])
+        units = read_units_for_mining(files[0])
     else:
         with tempfile.TemporaryDirectory(prefix="housestyle-mine-") as tmp:
             summary = ingest_files(files, client=args.client, out_dir=Path(tmp),
                                    domain_of=lambda p: domain_from_path(p, roots[p]) if p in roots else None)
-            units = pl.read_parquet(Path(tmp) / "tm_units.parquet")
+            units = read_units_for_mining(Path(tmp) / "tm_units.parquet")
             print(f"ingested {summary.units_kept:,} units ({summary.units_rejected:,} rejected) from {len(files)} file(s)")
     written, result = mine_to_set(units, src_lang=args.src, tgt_lang=args.tgt, client=args.client, rules_out=args.out,
                                   inputs=inputs, split=args.split, splits_file=args.splits)

@@ -32,7 +32,7 @@ from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import write_set
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
 from pipelines.mining.merge import Mined, from_rows
 from pipelines.mining.mine import (
     PATTERN_FAMILIES,
@@ -54,7 +54,7 @@ class MiningConfig(Config):
 
 
 def _corpora(settings: HousestyleSettings, client: str, split: str | None) -> list[Corpus]:
-    units = pl.read_parquet(settings.tm_units_path(client))
+    units = read_units_for_mining(settings.tm_units_path(client))
     if split is not None:
         units = select_split(units, settings.client_dir(client) / "splits.json", split)
     pairs = (units.group_by("src_lang_norm", "tgt_lang_norm").len().filter(pl.col("len") > 0)

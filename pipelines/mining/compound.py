@@ -40,7 +40,8 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Coun
     if not keys:
         return None
     best = max(keys, key=lambda k: (aligned[k], k))
-    best_form = max(forms_of.get(best, Counter({best.replace(COMPOUND_JOIN, "-"): 1})).items(), key=lambda kv: (kv[1], kv[0]))[0]
+    seen = forms_of.get(best) or Counter({best.replace(COMPOUND_JOIN, "-"): 1})
+    best_form = max(seen.items(), key=lambda kv: (kv[1], kv[0]))[0]
     # Its other forms are the TM's own: hyphenated words of the term's units holding the half and
     # spelled like the compound but for an ending (sous-jacent, sous-jacente, sous-jacentes); the
     # word generators inflect words, not compounds.

@@ -36,7 +36,12 @@ from pipelines.mining.term_context import (
     other_word,
     verb_senses,
 )
-from pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound, joined_sentences, reject
+from pipelines.mining.term_filters import (
+    STOP_LIKE,
+    fragment_of_compound,
+    joined_sentences,
+    reject,
+)
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
@@ -229,13 +234,13 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
             params.term_compound_share):
-        why = "fragment_of_compound"
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets)
-        if rebuilt is not None and rebuilt[0].coverage >= params.term_min_consistency:
-            (chosen, chosen_units), why = rebuilt, "compound_rebuilt"
-            stats[why] += 1
+        if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
+            why = "fragment_of_compound"
+        else:  # the whole compound stands as a candidate of its own, through the same filters
+            (chosen, chosen_units), repair = rebuilt, "compound"
+            stats["compound_rebuilt"] += 1
             why = reject(term, chosen, occurrences, best_dice, lexicon, params)
-            repair = "compound"
             evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     if why is not None:
         stats[why] += 1
