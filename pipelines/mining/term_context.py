@@ -63,10 +63,10 @@ def noun_words(cands: Candidates) -> frozenset[str]:
 
 def verb_senses(name: str, cands: Candidates) -> list[str]:
     """One-word verb renderings the aligner links to a one-word term at least twice: the term's verb
-    sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``). Never
-    a rendering of their own (terms are nominal); joined to the chosen one-word rendering as
-    alternatives when of its word family (``boundary.with_siblings``), since the source word
-    triggers the rule in either sense."""
+    sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``), joined
+    to the chosen one-word rendering as alternatives when of its word family (``boundary.with_siblings``),
+    since the source word triggers the rule in either sense. A rendering of their own only for a word
+    with no nominal rendering at all (``enable`` → ``activer``, see ``term_rules._candidate_keys``)."""
     if " " in name:
         return []
     return sorted(k for k, n in cands.terms[name].aligned.items()

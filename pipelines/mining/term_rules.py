@@ -88,7 +88,9 @@ def _truncations(key: str, forms_of: dict[str, Counter[str]]) -> list[str]:
 def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: MiningParams) -> list[str]:
     """Aligned renderings (the strongest few) and truncations of them (boundary repair); for terms
     seen in enough units, target content words co-occurring in most of its units (a fallback used
-    only when no aligned rendering is consistent enough)."""
+    only when no aligned rendering is consistent enough). Terms are nominal; a one-word term with no
+    nominal rendering takes its verb renderings instead (UI actions: ``Enable`` → ``activer``,
+    ``Select`` → ``sélectionner``; VPN XLIFF dev)."""
     keys: list[str] = []
     if term.aligned:
         ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -103,7 +105,11 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     floor = params.term_min_consistency * len(term.units)
     keys += sorted(k for k, n in counts.items()
                    if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
-    return [k for k in keys if nominal_key(k, cands)]
+    nominal = [k for k in keys if nominal_key(k, cands)]
+    if nominal or " " in name:
+        return nominal
+    # A word the TM only ever renders as a verb (UI actions: enable → activer) is a verb term.
+    return [k for k in verb_senses(name, cands) if term.aligned[k] >= params.term_verb_min_aligned]
 
 
 def _form(cands: Candidates, key: str) -> str:

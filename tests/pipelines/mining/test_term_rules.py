@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from pipelines.mining.boundary import trim_overlong, with_siblings
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
@@ -121,3 +123,16 @@ def test_two_acronyms_always_written_together_keep_their_own_spelling(make_corpu
     rules = {c.src: c.expected_terms[0] for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
     assert rules.get("RSC") in (None, "rsc") and rules.get("RCGP") in (None, "rcgp")
     assert "RSC" in rules or "RCGP" in rules
+
+
+def test_a_word_the_tm_only_renders_as_a_verb_gets_a_verb_rule(make_corpus) -> None:
+    # VPN XLIFF dev: "enable" is "activer" in 8 of its 9 units and never a noun (TBX: enable → activer)
+    pairs = [(f"Enable {thing}", f"Activer {chose}") for thing, chose in (
+        ("notifications", "les notifications"), ("the widget", "le widget"), ("dark mode", "le mode sombre"),
+        ("split tunneling", "le tunnel partagé"))] + [("Enable it now.", "Activez-le maintenant.")]
+    rules = {c.src: c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
+    enable = re.compile(rules["Enable"].expected_terms[0])
+    assert enable.search("activer") and enable.search("activez")
+    # a verb aligned fewer than term_verb_min_aligned times stays out (terms are nominal by default)
+    few = {c.src for c in mine_terms(make_corpus(pairs[:2]), MiningParams()).conventions if c.src}
+    assert "Enable" not in few
