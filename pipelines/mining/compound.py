@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipelines.mining.association import dice
+from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, share_start
 from pipelines.mining.term_context import drop_rules
 
@@ -51,10 +51,7 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Coun
             if set(word.split("-")) & set(half.forms) and share_start(word, best_form, 0.8):
                 spellings.add(word)
     forms = sorted(spellings)
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")(?![\w-])")
-    # A substring test first: the regex runs only on the few targets that can hold a form.
-    units = np.asarray([i for i, text in enumerate(folded_targets)
-                        if any(f in text for f in forms) and pattern.search(text)], dtype=np.int64)
+    units = np.asarray(sorted({i for hits in unit_hits(forms, folded_targets) for i in hits}), dtype=np.int64)
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
     choice = Choice(best, forms, joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                     aligned[best], False)
