@@ -33,7 +33,7 @@ from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import write_set
 from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
-from pipelines.mining.merge import Mined, from_rows
+from pipelines.mining.merge import EVIDENCE_SCHEMA, Mined, empty_evidence, evidence_frame, from_rows
 from pipelines.mining.mine import (
     PATTERN_FAMILIES,
     RULE_FAMILIES,
@@ -44,7 +44,6 @@ from pipelines.mining.mine import (
 from pipelines.mining.params import DEFAULT_PARAMS
 from pipelines.splits import select_split
 
-EVIDENCE = {"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8}
 
 
 class MiningConfig(Config):
@@ -71,9 +70,7 @@ def _store(out_dir: Path, items: list[Mined], corpus: Corpus, extra: dict[str, A
         record = {k: v for k, v in item.conv.to_dict().items() if k != "extra"}
         records.append(json.dumps({**record, **item.conv.extra}, ensure_ascii=False, sort_keys=True))
     (pair_dir / "candidates.jsonl").write_text("".join(r + "\n" for r in records), encoding="utf-8")
-    rows = [{"convention_id": i.conv.convention_id, "unit_id": corpus.unit_ids[u], "role": role}
-            for i in items for role, ids in (("evidence", i.evidence), ("counter", i.counter)) for u in ids]
-    pl.DataFrame(rows, schema=EVIDENCE).sort("convention_id", "role", "unit_id").write_parquet(pair_dir / "evidence.parquet")
+    evidence_frame(items, corpus.unit_ids).write_parquet(pair_dir / "evidence.parquet")
     (pair_dir / "meta.json").write_text(json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1), encoding="utf-8")
 
 
@@ -82,8 +79,8 @@ def _load(out_dir: Path, corpus: Corpus) -> tuple[list[Mined], dict[str, Any]]:
     if not (pair_dir / "candidates.jsonl").stat().st_size:
         return [], json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
     convs = load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
-    rows = pl.read_parquet(pair_dir / "evidence.parquet").to_dicts()
-    return from_rows(convs, rows, corpus.unit_ids), json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
+    evidence = pl.read_parquet(pair_dir / "evidence.parquet")
+    return from_rows(convs, evidence, corpus.unit_ids), json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
 
 
 def _materialize(kind: str, counts: dict[str, int], split: str | None) -> MaterializeResult:
@@ -150,13 +147,13 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
         pair = f"{corpus.src_lang}__{corpus.tgt_lang}"
         _store(out, [Mined(c, [], []) for c in conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
-        pl.DataFrame(evidence, schema=EVIDENCE).write_parquet(out / pair / "evidence.parquet")
+        evidence.write_parquet(out / pair / "evidence.parquet")
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(conventions)
     return _materialize("conventions", counts, config.split)
 
 
 def _fold_contrast(settings: HousestyleSettings, client: str, corpus: Corpus, conventions: list[Convention],
-                   evidence: list[dict[str, Any]]) -> tuple[list[Convention], list[dict[str, Any]]]:
+                   evidence: pl.DataFrame) -> tuple[list[Convention], pl.DataFrame]:
     """Fold negative_candidates (origin contrast, status candidate) of this pair into its merged rules."""
     path = settings.storage / "negative_candidates" / client / "conventions.jsonl"
     if not path.is_file() or not path.stat().st_size:
@@ -176,11 +173,11 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
 
     client = context.partition_key
     cand_dir = settings.storage / "convention_candidates" / client
-    conventions, evidence, conflicts, stats, suspects = [], [], [], {}, []
+    conventions, evidence, conflicts, stats, suspects = [], [empty_evidence()], [], {}, []
     for pair_dir in sorted(p for p in cand_dir.iterdir() if p.is_dir()) if cand_dir.is_dir() else []:
         if (pair_dir / "candidates.jsonl").stat().st_size:
             conventions += load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
-        evidence += pl.read_parquet(pair_dir / "evidence.parquet").to_dicts()
+        evidence.append(pl.read_parquet(pair_dir / "evidence.parquet").cast(EVIDENCE_SCHEMA))
         meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
         conflicts += meta.get("conflicts", [])
         suspects += meta.get("suspects", [])
@@ -204,7 +201,7 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
     if config.split is not None:
         inputs["splits.json"] = sha256_file(splits)
     pairs = sorted({(c.src_lang or "*", c.tgt_lang or "*") for c in conventions})
-    written = write_set(MiningResult(conventions, evidence, conflicts, stats, suspects), client=client, rules_out=settings.rules_out,
+    written = write_set(MiningResult(conventions, pl.concat(evidence), conflicts, stats, suspects), client=client, rules_out=settings.rules_out,
                         inputs=inputs, params=DEFAULT_PARAMS.to_dict(), split=config.split,
                         src_lang=",".join(sorted({p[0] for p in pairs})), tgt_lang=",".join(sorted({p[1] for p in pairs})))
     by_rule: dict[str, int] = {}

@@ -114,8 +114,8 @@ def fold_contrast(conventions: Sequence[Convention], candidates: Sequence[Conven
     return merged, orphans
 
 
-def fold_contrast_with_evidence(conventions: Sequence[Convention], evidence: Sequence[dict[str, Any]],
-                                candidates: Sequence[Convention]) -> tuple[list[Convention], list[dict[str, Any]]]:
+def fold_contrast_with_evidence(conventions: Sequence[Convention], evidence: pl.DataFrame,
+                                candidates: Sequence[Convention]) -> tuple[list[Convention], pl.DataFrame]:
     """``fold_contrast`` with the evidence table carried along (rows: convention_id, unit_id, role).
 
     A contrast candidate extends its base term rule with wrong_variants, so it gets a new id: the base
@@ -131,9 +131,8 @@ def fold_contrast_with_evidence(conventions: Sequence[Convention], evidence: Seq
         renamed[base.convention_id] = conv.convention_id
         merged[i] = dataclasses.replace(conv, evidence_unit_ids=base.evidence_unit_ids,
                                         counter_unit_ids=base.counter_unit_ids, convention_id=conv.convention_id)
-    rows = [{**row, "convention_id": renamed.get(row["convention_id"], row["convention_id"])} for row in evidence]
-    for conv in merged:
-        if conv.origin == "contrast":
-            rows += [{"convention_id": conv.convention_id, "unit_id": u, "role": "contrast"}
-                     for ids in dict(conv.extra.get("contrast_evidence", {})).values() for u in sorted(ids)]
-    return merged, rows
+    if renamed:
+        evidence = evidence.with_columns(pl.col("convention_id").replace(renamed))
+    rows = [{"convention_id": conv.convention_id, "unit_id": u, "role": "contrast"} for conv in merged
+            if conv.origin == "contrast" for ids in dict(conv.extra.get("contrast_evidence", {})).values() for u in sorted(ids)]
+    return merged, pl.concat([evidence, pl.DataFrame(rows, schema=evidence.schema)]) if rows else evidence

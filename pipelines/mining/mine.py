@@ -16,7 +16,7 @@ import polars as pl
 from pipelines.conventions.model import Convention
 from pipelines.mining.conflicts import dimension_conflicts
 from pipelines.mining.corpus import Corpus, corpus_from_units
-from pipelines.mining.merge import Mined, MiningResult, merge
+from pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
 from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.patterns.base import Family, mine_family
@@ -110,7 +110,7 @@ def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: 
 def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
-        return MiningResult([], [], [], stats)
+        return MiningResult([], empty_evidence(), [], stats)
     mined, conflicts, term_stats = term_group(corpus, params)
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
