@@ -1,0 +1,53 @@
+"""The merged candidate list and its evidence table: order, caps, duplicates, and the round trip
+through a stored table (the mining assets store each family's evidence and reload it)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.merge import EVIDENCE_IDS_IN_RECORD, EVIDENCE_SCHEMA, Mined, evidence_frame, from_rows, merge
+
+UNIT_IDS = [f"u{i:03d}" for i in range(40)][::-1]  # corpus order is not id order: u039 … u000
+
+
+def _rule(term: str) -> Convention:
+    return Convention(dimension=f"term:{term}", rule="term", src=term, expected_terms=[term.upper()],
+                      src_lang="en", tgt_lang="fr", origin="mined", status="candidate")
+
+
+def test_evidence_rows_are_sorted_by_rule_role_and_unit_id_with_nothing_dropped() -> None:
+    a, b = _rule("virus"), _rule("mask")
+    items = [Mined(a, [0, 5, 1], [39]), Mined(b, list(range(30)), [])]
+    frame = evidence_frame(items, UNIT_IDS)
+    assert frame.schema == EVIDENCE_SCHEMA
+    assert frame.height == 3 + 1 + 30
+    assert frame.rows() == sorted(frame.rows(), key=lambda r: (r[0], r[2], r[1]))
+    rows_a = frame.filter(pl.col("convention_id") == a.convention_id).rows()
+    assert rows_a == [(a.convention_id, "u000", "counter"), (a.convention_id, "u034", "evidence"),
+                      (a.convention_id, "u038", "evidence"), (a.convention_id, "u039", "evidence")]
+
+
+def test_merge_keeps_the_first_of_a_duplicate_and_caps_the_record_ids() -> None:
+    a = _rule("virus")
+    twin = _rule("virus")
+    conventions, frame = merge([Mined(a, list(range(40)), []), Mined(twin, [0], [1])], UNIT_IDS)
+    assert len(conventions) == 1
+    assert conventions[0].evidence_unit_ids == sorted(UNIT_IDS)[:EVIDENCE_IDS_IN_RECORD]
+    assert conventions[0].counter_unit_ids == []
+    assert frame.height == 40 and set(frame["role"]) == {"evidence"}
+
+
+def test_a_stored_table_gives_back_the_same_units() -> None:
+    a, b, c = _rule("virus"), _rule("mask"), _rule("vaccine")
+    items = [Mined(a, [3, 4], [7]), Mined(b, [9], [])]
+    frame = evidence_frame(items, UNIT_IDS)
+    extra = pl.DataFrame([{"convention_id": a.convention_id, "unit_id": "not-in-corpus", "role": "evidence"}],
+                         schema=EVIDENCE_SCHEMA)
+    back = from_rows([a, b, c], pl.concat([frame, extra]), UNIT_IDS)
+    assert [(sorted(m.evidence), sorted(m.counter)) for m in back] == [([3, 4], [7]), ([9], []), ([], [])]
+
+
+def test_no_items_no_rows() -> None:
+    assert evidence_frame([], UNIT_IDS).schema == EVIDENCE_SCHEMA
+    assert merge([], UNIT_IDS)[1].height == 0
