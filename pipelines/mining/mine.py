@@ -70,6 +70,7 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     if suspects:
         left_out = {s.index for s in suspects}
         kept = [i for i in kept if i not in left_out]
+        del terms  # the first pass's rules and evidence: not held through the second pass's peak
         terms = mine_terms(corpus.subset(kept), params, cache)
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
