@@ -45,7 +45,6 @@ from pipelines.mining.params import DEFAULT_PARAMS
 from pipelines.splits import select_split
 
 
-
 class MiningConfig(Config):
     """Which units to mine: a split of inbox/<client>/splits.json, or all units (None)."""
 

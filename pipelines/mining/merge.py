@@ -5,7 +5,8 @@ counter-example unit ids are sorted, capped in the convention record (``EVIDENCE
 and complete in the evidence table.
 
 The evidence table is built as integer columns and turned into strings once: a 1,000,000-unit TM
-has ~12M evidence rows, which as Python dicts held ~2.5 GB at the miner's peak.
+has ~12M evidence rows, which as one Python dict each (and their conversion when the set was
+written) were ~2 GiB of the miner's peak (memray).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import polars as pl
 from pipelines.conventions.model import Convention
 
 EVIDENCE_IDS_IN_RECORD = 20
-EVIDENCE_SCHEMA = pl.Schema({"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8})  # role: evidence | counter | contrast
+# role: evidence | counter | contrast (a generic system's divergence, pipelines.contrast)
+EVIDENCE_SCHEMA = pl.Schema({"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8})
 
 
 @dataclass(slots=True)
