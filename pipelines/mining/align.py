@@ -31,7 +31,8 @@ _BLOCK = 1 << 20  # pairs per block of the element-wise steps: their temporaries
 def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (source id, target id) keys of all pairs, sorted, and each pair's index among
     them (numpy.unique's inverse), pairs in ``_pairs`` order. Polars' dense rank sorts with 32-bit
-    indices, a third of numpy.unique's temporaries, and runs before the other pair arrays exist."""
+    indices (34 bytes an element at its peak against numpy.unique's 43, measured on 26M keys) and
+    runs before the other pair arrays exist."""
     key = np.concatenate([np.tile(np.concatenate(([0], s)), len(t)) * v_tgt + np.repeat(t, len(s) + 1)
                           for s, t in zip(src, tgt) if len(t)] or [np.zeros(0, dtype=np.int64)])
     column = pl.Series(key)
