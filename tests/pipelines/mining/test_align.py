@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 import numpy as np
-import pytest
 
 from pipelines.mining.align import _directional, _vocab, align_with_sure
-from tests.conftest import find_shared_data
+from pipelines.mining.corpus import Corpus
 
 
 def _reference(src: list[list[str]], tgt: list[list[str]], iterations: int = 5, tension: float = 4.0,
@@ -70,12 +68,7 @@ def test_units_with_an_empty_side_align_to_null_or_to_nothing() -> None:
     assert align_with_sure([[], ["a"]], [[], []]) == [([], []), ([], [])]
 
 
-def test_the_same_links_on_real_units_as_the_textbook_loops() -> None:
-    data = find_shared_data()
-    if data is None:
-        pytest.skip("real data not found: put ../shared/data beside the checkout or set HOUSESTYLE_DATA")
-    text = (data / "tico19" / "TM" / "all.en-fr.tmx").read_text(encoding="utf-8")
-    segs = re.findall(r"<seg>(.*?)</seg>", text)[:160]
-    src = [s.lower().split() for s in segs[0::2]]
-    tgt = [t.lower().split() for t in segs[1::2]]
+def test_the_same_links_on_real_units_as_the_textbook_loops(tico_dev: Corpus) -> None:
+    src = [text.lower().split() for text in tico_dev.sources[:80]]
+    tgt = [text.lower().split() for text in tico_dev.targets[:80]]
     assert _vectorised(src, tgt) == _reference(src, tgt)
