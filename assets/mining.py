@@ -27,6 +27,7 @@ from assets.inbox import input_files
 from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines import atomic
 from pipelines.contrast.conventions import fold_contrast_with_evidence
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
@@ -68,9 +69,9 @@ def _store(out_dir: Path, items: list[Mined], corpus: Corpus, extra: dict[str, A
     for item in items:
         record = {k: v for k, v in item.conv.to_dict().items() if k != "extra"}
         records.append(json.dumps({**record, **item.conv.extra}, ensure_ascii=False, sort_keys=True))
-    (pair_dir / "candidates.jsonl").write_text("".join(r + "\n" for r in records), encoding="utf-8")
-    evidence_frame(items, corpus.unit_ids).write_parquet(pair_dir / "evidence.parquet")
-    (pair_dir / "meta.json").write_text(json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1), encoding="utf-8")
+    atomic.write_text(pair_dir / "candidates.jsonl", "".join(r + "\n" for r in records))
+    atomic.write_with(pair_dir / "evidence.parquet", evidence_frame(items, corpus.unit_ids).write_parquet)
+    atomic.write_text(pair_dir / "meta.json", json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1))
 
 
 def _load(out_dir: Path, corpus: Corpus) -> tuple[list[Mined], dict[str, Any]]:
@@ -146,7 +147,7 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
         pair = f"{corpus.src_lang}__{corpus.tgt_lang}"
         _store(out, [Mined(c, [], []) for c in conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
-        evidence.write_parquet(out / pair / "evidence.parquet")
+        atomic.write_with(out / pair / "evidence.parquet", evidence.write_parquet)
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(conventions)
     return _materialize("conventions", counts, config.split)
 

@@ -9,7 +9,6 @@ dependent assets instead of failing.
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines import atomic
 from pipelines.conventions.io import load_conventions
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
@@ -54,10 +54,10 @@ def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings)
     for name, path in zip(names, files):
         segments = load_segments(path)
         copy = out_dir / path.name
-        shutil.copyfile(path, copy)
+        atomic.copy_file(path, copy)
         manifest[name] = {"path": copy.name, "sha256": sha256_file(copy), "segments": len(segments)}
         rows.append({"system": name, "file": path.name, "segments": len(segments)})
-    (out_dir / SYSTEMS_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    atomic.write_text(out_dir / SYSTEMS_MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     yield MaterializeResult(metadata={
         "systems": len(files),
         "per_system": MetadataValue.md(md_table(rows, ["system", "file", "segments"])),
@@ -81,8 +81,8 @@ def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tup
     chosen = units.filter((pl.col("src_lang_norm") == src) & (pl.col("tgt_lang_norm") == tgt)).unique(
         "unit_id", keep="first", maintain_order=True)
     source_path, reference_path = out_dir / "source.jsonl", out_dir / "reference.jsonl"
-    chosen.select(pl.col("unit_id").alias("id"), pl.col("source").alias("text")).write_ndjson(source_path)
-    chosen.select(pl.col("unit_id").alias("id"), pl.col("target").alias("text")).write_ndjson(reference_path)
+    atomic.write_with(source_path, chosen.select(pl.col("unit_id").alias("id"), pl.col("source").alias("text")).write_ndjson)
+    atomic.write_with(reference_path, chosen.select(pl.col("unit_id").alias("id"), pl.col("target").alias("text")).write_ndjson)
     return source_path, reference_path, f"{src}→{tgt}"
 
 

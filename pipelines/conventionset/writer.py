@@ -11,7 +11,6 @@ timestamps), so the same input gives byte-identical output. Files are replaced a
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from pipelines import atomic
 from pipelines.conventions.io import conventions_frame
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import (
@@ -41,12 +41,6 @@ class WrittenSet:
     conventions: int
 
 
-def _atomic(path: Path, write: Any) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    write(tmp)
-    os.replace(tmp, path)
-
-
 def _jsonl(conventions: list[Convention]) -> str:
     lines = []
     for conv in conventions:
@@ -64,14 +58,14 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
     client_dir = Path(rules_out) / client
     set_dir = client_dir / version
     set_dir.mkdir(parents=True, exist_ok=True)
-    _atomic(set_dir / "conventions.jsonl", lambda p: p.write_text(_jsonl(conventions), encoding="utf-8"))
-    _atomic(set_dir / "conventions.parquet", lambda p: conventions_frame(conventions).write_parquet(p))
+    atomic.write_text(set_dir / "conventions.jsonl", _jsonl(conventions))
+    atomic.write_with(set_dir / "conventions.parquet", conventions_frame(conventions).write_parquet)
     evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA).sort("convention_id", "role", "unit_id")
-    _atomic(set_dir / "evidence.parquet", lambda p: evidence.write_parquet(p))
+    atomic.write_with(set_dir / "evidence.parquet", evidence.write_parquet)
     conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
-    _atomic(set_dir / "conflicts.parquet", lambda p: conflicts.write_parquet(p))
+    atomic.write_with(set_dir / "conflicts.parquet", conflicts.write_parquet)
     suspects = pl.DataFrame(result.suspects, schema=SUSPECT_SCHEMA).sort("unit_id")
-    _atomic(set_dir / "suspect_units.parquet", lambda p: suspects.write_parquet(p))
+    atomic.write_with(set_dir / "suspect_units.parquet", suspects.write_parquet)
     by_rule: dict[str, int] = {}
     for conv in conventions:
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
@@ -88,6 +82,6 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
                   "suspect_units.parquet", "manifest.json"],
     }
     text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    _atomic(set_dir / "manifest.json", lambda p: p.write_text(text, encoding="utf-8"))
-    _atomic(client_dir / "LATEST", lambda p: p.write_text(version + "\n", encoding="utf-8"))
+    atomic.write_text(set_dir / "manifest.json", text)
+    atomic.write_text(client_dir / "LATEST", version + "\n")
     return WrittenSet(version, set_dir, len(conventions))

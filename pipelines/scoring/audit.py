@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
 from pipelines.errors import InputError
 
 AUDIT_FILE = "audit.json"
@@ -60,5 +61,5 @@ def acknowledge(run_dir: Path, reviewer: str, note: str) -> None:
         "acknowledged_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "failures_sha256": failures_digest(run_dir),
     })
-    (run_dir / AUDIT_FILE).write_text(json.dumps({"acknowledgements": entries}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic.write_text(run_dir / AUDIT_FILE, json.dumps({"acknowledgements": entries}, indent=1, ensure_ascii=False) + "\n")
     write_report(run_dir)

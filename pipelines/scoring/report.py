@@ -16,6 +16,8 @@ from typing import Any
 
 import polars as pl
 
+from pipelines import atomic
+
 FAILURES_SHOWN = 25  # per system × dimension in the HTML; the parquet file has them all
 
 _CSS = """
@@ -178,8 +180,4 @@ failures.parquet holds all {len(failures)}. ⍽ = U+00A0, ˽ = U+202F, ␣ = pla
 
 def write_report(run_dir: Path) -> Path:
     """(Re)write report.html atomically."""
-    path = run_dir / "report.html"
-    tmp = run_dir / "report.html.tmp"
-    tmp.write_text(render(run_dir), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return atomic.write_text(run_dir / "report.html", render(run_dir))

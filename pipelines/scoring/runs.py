@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from pipelines import atomic
 from pipelines.conventions.io import load_conventions, resolve_conventions_path, write_conventions
 from pipelines.conventions.model import canonical_json
 from pipelines.errors import InputError
@@ -96,11 +96,11 @@ def run_scoring(
     adequacy = adequacy_table(outputs, refs, sources, reference_names=names)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    result.scores.write_parquet(out / "scores.parquet")
-    result.dimension_scores.write_parquet(out / "dimension_scores.parquet")
-    result.failures.write_parquet(out / "failures.parquet")
-    result.coverage.write_parquet(out / "coverage.parquet")
-    adequacy.write_parquet(out / "adequacy.parquet")
+    atomic.write_with(out / "scores.parquet", result.scores.write_parquet)
+    atomic.write_with(out / "dimension_scores.parquet", result.dimension_scores.write_parquet)
+    atomic.write_with(out / "failures.parquet", result.failures.write_parquet)
+    atomic.write_with(out / "coverage.parquet", result.coverage.write_parquet)
+    atomic.write_with(out / "adequacy.parquet", adequacy.write_parquet)
     write_conventions(conventions, out / "conventions.jsonl")
     run = {
         "run_id": run_id, "set_version": version, "signature": result.signature,
@@ -109,7 +109,7 @@ def run_scoring(
         "segments": len(sources), "conventions": len(conventions), "systems": list(outputs),
         "reference_names": names, "inputs": inputs,
     }
-    (out / "run.json").write_text(json.dumps(run, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic.write_text(out / "run.json", json.dumps(run, indent=1, ensure_ascii=False) + "\n")
     write_report(out)
     return out
 
@@ -135,7 +135,7 @@ def store_run(run_dir: Path, rules_out: Path, client: str) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for name in (*RUN_FILES, "audit.json"):
         if (Path(run_dir) / name).exists():
-            shutil.copy2(Path(run_dir) / name, target / name)
+            atomic.copy_file(Path(run_dir) / name, target / name)
     return target
 
 
