@@ -24,6 +24,7 @@ from pipelines import atomic
 from pipelines.conventions.io import load_conventions
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
+from pipelines.scoring.run_record import open_run
 from pipelines.scoring.runs import score_into_set
 from pipelines.segments import load_segments
 
@@ -105,8 +106,8 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
     context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair}")
     run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
                              reference_names=["tm_target"])
+    run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
-    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     audit, audit_detail = audit_status(run_dir)
     yield MaterializeResult(metadata={
         "signature": run.get("signature", ""),

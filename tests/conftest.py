@@ -91,11 +91,11 @@ def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
     _unmount(folder)
 
 
-def fill_disk(folder: Path) -> None:
-    """Write into ``folder`` until its file system is full."""
+def fill_disk(folder: Path, leave: int = 0) -> None:
+    """Write into ``folder`` until its file system has at most ``leave`` bytes free."""
     with (folder / "filler").open("wb", buffering=0) as handle:
         try:
-            while True:
+            while os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize > leave:
                 handle.write(b"\0" * 4096)
         except OSError:
             pass

@@ -15,8 +15,7 @@ from typing import Any
 
 from pipelines import atomic
 from pipelines.errors import InputError
-
-AUDIT_FILE = "audit.json"
+from pipelines.scoring.run_record import AUDIT_FILE, open_run
 
 
 def failures_digest(run_dir: Path) -> str:
@@ -46,12 +45,11 @@ def audit_status(run_dir: Path) -> tuple[str, str]:
 
 
 def acknowledge(run_dir: Path, reviewer: str, note: str) -> None:
-    """Record that ``reviewer`` reviewed the failure list of ``run_dir`` and re-render the report."""
-    from pipelines.scoring.report import write_report
-
+    """Record that ``reviewer`` reviewed the failure list of ``run_dir`` (a complete run: an
+    interrupted or altered one is refused before anything is recorded). The report shows the new
+    label once re-rendered (``runs.acknowledge_run`` does both)."""
     run_dir = Path(run_dir)
-    if not (run_dir / "failures.parquet").is_file() or not (run_dir / "run.json").is_file():
-        raise InputError("not a scoring run directory (no failures.parquet / run.json)", path=str(run_dir))
+    open_run(run_dir)
     if not reviewer.strip():
         raise InputError("an acknowledgement needs a reviewer name", path=str(run_dir))
     entries = _entries(run_dir)
@@ -62,4 +60,3 @@ def acknowledge(run_dir: Path, reviewer: str, note: str) -> None:
         "failures_sha256": failures_digest(run_dir),
     })
     atomic.write_text(run_dir / AUDIT_FILE, json.dumps({"acknowledgements": entries}, indent=1, ensure_ascii=False) + "\n")
-    write_report(run_dir)

@@ -17,6 +17,8 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
+from pipelines.scoring.audit import audit_status
+from pipelines.scoring.run_record import REPORT_FILE, open_run
 
 FAILURES_SHOWN = 25  # per system × dimension in the HTML; the parquet file has them all
 
@@ -137,10 +139,8 @@ def _notes(conventions: list[dict[str, Any]]) -> str:
 
 
 def render(run_dir: Path) -> str:
-    """The report HTML for a run directory."""
-    from pipelines.scoring.audit import audit_status  # audit re-renders reports: import lazily
-
-    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    """The report HTML for a complete run directory (an incomplete one is refused: ``run_record``)."""
+    run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     dims = pl.read_parquet(run_dir / "dimension_scores.parquet")
     failures = pl.read_parquet(run_dir / "failures.parquet")
@@ -180,4 +180,4 @@ failures.parquet holds all {len(failures)}. ⍽ = U+00A0, ˽ = U+202F, ␣ = pla
 
 def write_report(run_dir: Path) -> Path:
     """(Re)write report.html atomically."""
-    return atomic.write_text(run_dir / "report.html", render(run_dir))
+    return atomic.write_text(run_dir / REPORT_FILE, render(run_dir))

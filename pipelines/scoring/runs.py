@@ -17,24 +17,19 @@ from typing import Any, Mapping, Sequence
 from pipelines import atomic
 from pipelines.conventions.io import load_conventions, resolve_conventions_path, write_conventions
 from pipelines.conventions.model import canonical_json
-from pipelines.errors import InputError
 from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.engine import score_systems
+from pipelines.conventionset.version import sha256_file
+from pipelines.scoring.audit import acknowledge, audit_status
 from pipelines.scoring.report import write_report
+from pipelines.scoring.run_record import (
+    begin_run,
+    commit_run,
+    copy_run,
+    open_run,
+)
 from pipelines.scoring.signature import code_version, set_hash
 from pipelines.segments import load_segments
-
-RUN_FILES = ("scores.parquet", "dimension_scores.parquet", "failures.parquet", "coverage.parquet",
-             "adequacy.parquet", "conventions.jsonl", "run.json", "report.html")
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
 
 def set_version_of(conventions_path: Path, fallback: str) -> str:
     """The set_version from a convention-set directory's manifest.json (beside the file), else
@@ -49,7 +44,7 @@ def set_version_of(conventions_path: Path, fallback: str) -> str:
 
 
 def _input(path: Path) -> dict[str, str]:
-    return {"path": str(path), "sha256": file_sha256(path)}
+    return {"path": str(path), "sha256": sha256_file(path)}
 
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
@@ -84,7 +79,11 @@ def run_scoring(
     """Score ``systems`` (name → output file) against the conventions and write the run into
     ``out_dir``: scores / dimension_scores / failures / coverage / adequacy .parquet, a copy of the
     conventions, run.json and report.html (labelled unaudited until acknowledged). Sources are read
-    on their source side, outputs and references on their target side (TMX/XLIFF/PO)."""
+    on their source side, outputs and references on their target side (TMX/XLIFF/PO).
+
+    Whole or refused: the tables are written first, ``run.json`` (their hashes) last
+    (``run_record``); an unwritable ``out_dir`` is reported before any work."""
+    atomic.writable_folder(Path(out_dir))
     conventions = load_conventions(Path(conventions_path))
     version = set_version or set_version_of(Path(conventions_path), f"set-{set_hash(conventions)}")
     run_id, inputs = plan_run(Path(conventions_path), Path(source_path), systems, references, version)
@@ -94,8 +93,7 @@ def run_scoring(
     names = list(reference_names) if reference_names else _reference_names(references)
     result = score_systems(conventions, sources, outputs)
     adequacy = adequacy_table(outputs, refs, sources, reference_names=names)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = begin_run(Path(out_dir))
     atomic.write_with(out / "scores.parquet", result.scores.write_parquet)
     atomic.write_with(out / "dimension_scores.parquet", result.dimension_scores.write_parquet)
     atomic.write_with(out / "failures.parquet", result.failures.write_parquet)
@@ -109,7 +107,7 @@ def run_scoring(
         "segments": len(sources), "conventions": len(conventions), "systems": list(outputs),
         "reference_names": names, "inputs": inputs,
     }
-    atomic.write_text(out / "run.json", json.dumps(run, indent=1, ensure_ascii=False) + "\n")
+    commit_run(out, run)
     write_report(out)
     return out
 
@@ -125,18 +123,19 @@ def run_dir_for(rules_out: Path, client: str, set_version: str, run_id: str) -> 
 
 def store_run(run_dir: Path, rules_out: Path, client: str) -> Path:
     """Copy a finished run into ``rules_out/<client>/<set_version>/runs/<run_id>/`` (from run.json)."""
-    run_path = Path(run_dir) / "run.json"
-    if not run_path.is_file():
-        raise InputError("not a scoring run directory (no run.json)", path=str(run_dir))
-    run = json.loads(run_path.read_text(encoding="utf-8"))
+    run = open_run(Path(run_dir))
     target = run_dir_for(rules_out, client, run["set_version"], run["run_id"])
     if target.resolve() == Path(run_dir).resolve():
         return target
-    target.mkdir(parents=True, exist_ok=True)
-    for name in (*RUN_FILES, "audit.json"):
-        if (Path(run_dir) / name).exists():
-            atomic.copy_file(Path(run_dir) / name, target / name)
-    return target
+    return copy_run(Path(run_dir), target)
+
+
+def acknowledge_run(run_dir: Path, reviewer: str, note: str) -> tuple[str, str]:
+    """Record the acknowledgement (``audit``) and re-render the report with its new label; returns
+    the audit status. Refuses an incomplete run before recording anything."""
+    acknowledge(Path(run_dir), reviewer, note)
+    write_report(Path(run_dir))
+    return audit_status(Path(run_dir))
 
 
 def score_into_set(

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.scoring.audit import acknowledge, audit_status
+from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import highlight
-from pipelines.scoring.runs import run_scoring, score_into_set, store_run
+from pipelines.scoring.runs import acknowledge_run, run_scoring, score_into_set, store_run
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 SYSTEMS = {"good": FIX / "good.jsonl", "bad": FIX / "bad.tsv"}
@@ -58,7 +58,7 @@ def test_run_id_is_derived_from_inputs(tmp_path: Path, run_dir: Path) -> None:
 
 def test_acknowledgement_flips_the_label_until_failures_change(run_dir: Path) -> None:
     assert audit_status(run_dir)[0] == "unaudited"
-    acknowledge(run_dir, "Ana Linguist", "checked all 9 failures")
+    acknowledge_run(run_dir, "Ana Linguist", "checked all 9 failures")
     status, detail = audit_status(run_dir)
     assert status == "audited" and "Ana Linguist" in detail
     html = (run_dir / "report.html").read_text(encoding="utf-8")
