@@ -21,11 +21,10 @@ from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.run_record import open_run
-from pipelines.scoring.runs import score_into_set
+from pipelines.scoring.runs import open_conventions, score_into_set
 from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
@@ -99,7 +98,8 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
         return
     manifest = json.loads((systems_dir / SYSTEMS_MANIFEST).read_text(encoding="utf-8"))
     systems = {name: systems_dir / entry["path"] for name, entry in sorted(manifest.items())}
-    conventions = load_conventions(set_dir / "conventions.jsonl")
+    # a set is read only when complete (conventionset.store); the JSONL keeps the miner's extra fields
+    _, conventions, _ = open_conventions(set_dir / "conventions.jsonl")
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)

@@ -11,7 +11,7 @@ between "write" and "rename" must leave only a temporary that the next writer ig
 - on any exception the temporary is removed, and the target is untouched.
 
 ``stale_temporaries`` finds temporaries left by a killed process (SIGKILL runs no cleanup), so a
-later writer can remove them. ``writable_folder`` probes an output folder before long work starts,
+later writer can remove them; ``discard`` removes a folder in one visible step. ``writable_folder`` probes an output folder before long work starts,
 and a write that fails for want of space or permission raises ``OutputError`` (one line naming the
 place) instead of a library's traceback.
 """
@@ -169,13 +169,12 @@ def writable_folder(folder: Path) -> Path:
 
 
 @contextmanager
-def atomic_dir(final: Path, *, durable: bool = True, replace: bool = False) -> Iterator[Path]:
+def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
     """Yield a fresh temporary folder beside ``final``; on success it becomes ``final``.
 
     ``final`` must not exist yet (a folder cannot be replaced in one atomic rename when it is not
     empty); if it appears meanwhile (a concurrent writer won), ``FileExistsError`` is raised and the
     temporary is removed — callers whose folder names are content hashes may treat that as done.
-    With ``replace=True`` an existing ``final`` is replaced instead (``replace_dir``).
     """
     final = Path(final)
     tmp = temporary_name(final)
@@ -191,12 +190,9 @@ def atomic_dir(final: Path, *, durable: bool = True, replace: bool = False) -> I
         yield tmp
         if durable:
             _fsync_tree(tmp)
-        if final.exists() and replace:
-            replace_dir(tmp, final)
-        elif final.exists():
+        if final.exists():
             raise FileExistsError(f"{final} already exists")
-        else:
-            os.rename(tmp, final)
+        os.rename(tmp, final)
     except BaseException as exc:
         _remove(tmp)
         problem = place_problem(exc, final.parent, tmp)
@@ -207,21 +203,15 @@ def atomic_dir(final: Path, *, durable: bool = True, replace: bool = False) -> I
         _fsync_path(final.parent)
 
 
-def replace_dir(built: Path, final: Path) -> None:
-    """Put the finished folder ``built`` (a sibling of ``final``) in place of an existing ``final``.
-
-    A folder that is not empty cannot be replaced in one rename, so the old one is first renamed to
-    a temporary name and removed after: a reader sees the old folder, briefly nothing, then the new
-    one, never a mixture."""
-    old = temporary_name(final)
-    os.rename(final, old)
-    try:
-        os.rename(built, final)
-    except BaseException:
-        os.rename(old, final)
-        raise
-    _remove(old)
-    _fsync_path(final.parent)
+def discard(path: Path) -> None:
+    """Remove a file or folder so that no reader sees it half-deleted: it is first renamed to a
+    temporary name (one atomic step), then removed."""
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return
+    doomed = temporary_name(path)
+    os.rename(path, doomed)
+    _remove(doomed)
 
 
 def stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> list[Path]:

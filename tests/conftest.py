@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,3 +101,18 @@ def fill_disk(folder: Path, leave: int = 0) -> None:
                 handle.write(b"\0" * 4096)
         except OSError:
             pass
+
+
+def write_sealed_set(folder: Path, conventions: list[Any], manifest: dict[str, Any] | None = None,
+                     files: dict[str, Callable[[Path], object]] | None = None) -> Path:
+    """A complete convention set folder (conventions.jsonl + any ``files``, sealed by a manifest with
+    their sha256) named ``folder``; its set_version is the folder name unless ``manifest`` says."""
+    from pipelines.conventions.io import write_conventions
+    from pipelines.conventionset.store import publish_set
+
+    def write(building: Path) -> None:
+        write_conventions(conventions, building / "conventions.jsonl")
+        for name, writer in (files or {}).items():
+            writer(building / name)
+
+    return publish_set(folder, write, {"set_version": folder.name, **(manifest or {})})

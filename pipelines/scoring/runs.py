@@ -9,16 +9,16 @@ to the exact rules and outputs. Runs of a set are stored under
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions, resolve_conventions_path, write_conventions
-from pipelines.conventions.model import canonical_json
+from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.conventions.model import Convention, canonical_json
 from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.engine import score_systems
+from pipelines.conventionset.store import convention_source
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import acknowledge, audit_status
 from pipelines.scoring.report import write_report
@@ -31,16 +31,13 @@ from pipelines.scoring.run_record import (
 from pipelines.scoring.signature import code_version, set_hash
 from pipelines.segments import load_segments
 
-def set_version_of(conventions_path: Path, fallback: str) -> str:
-    """The set_version from a convention-set directory's manifest.json (beside the file), else
-    ``fallback`` (``set-<hash of the convention ids>`` for a loose file)."""
-    path = Path(conventions_path)
-    manifest = (path if path.is_dir() else path.parent) / "manifest.json"
-    if manifest.is_file():
-        version = json.loads(manifest.read_text(encoding="utf-8")).get("set_version")
-        if isinstance(version, str) and version:
-            return version
-    return fallback
+def open_conventions(conventions_path: Path, *, regex_guard: bool = True) -> tuple[Path, list[Convention], str]:
+    """(conventions file, its conventions, set_version): a set folder (or a file of one) is read only
+    when complete (``conventionset.store``) and carries its manifest's version; a loose file is
+    ``set-<hash of the convention ids>``."""
+    file, opened = convention_source(Path(conventions_path))
+    conventions = load_conventions(file, regex_guard=regex_guard)
+    return file, conventions, opened.set_version if opened else f"set-{set_hash(conventions)}"
 
 
 def _input(path: Path) -> dict[str, str]:
@@ -49,9 +46,10 @@ def _input(path: Path) -> dict[str, str]:
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
              set_version: str) -> tuple[str, dict[str, Any]]:
-    """(run_id, inputs record): the id hashes the set version, every input's sha256 and the code version."""
+    """(run_id, inputs record) for a conventions FILE: the id hashes the set version, every input's
+    sha256 and the code version."""
     inputs: dict[str, Any] = {
-        "conventions": _input(resolve_conventions_path(Path(conventions_path))),
+        "conventions": _input(Path(conventions_path)),
         "source": _input(Path(source_path)),
         "systems": {name: _input(Path(p)) for name, p in sorted(systems.items())},
         "references": [_input(Path(p)) for p in references],
@@ -84,9 +82,9 @@ def run_scoring(
     Whole or refused: the tables are written first, ``run.json`` (their hashes) last
     (``run_record``); an unwritable ``out_dir`` is reported before any work."""
     atomic.writable_folder(Path(out_dir))
-    conventions = load_conventions(Path(conventions_path))
-    version = set_version or set_version_of(Path(conventions_path), f"set-{set_hash(conventions)}")
-    run_id, inputs = plan_run(Path(conventions_path), Path(source_path), systems, references, version)
+    file, conventions, found_version = open_conventions(Path(conventions_path))
+    version = set_version or found_version
+    run_id, inputs = plan_run(file, Path(source_path), systems, references, version)
     sources = load_segments(Path(source_path), side="source")
     outputs = {name: load_segments(Path(p), side="target") for name, p in systems.items()}
     refs = [load_segments(Path(p), side="target") for p in references]
@@ -143,9 +141,8 @@ def score_into_set(
     systems: Mapping[str, Path], references: Sequence[Path], *, reference_names: Sequence[str] | None = None,
 ) -> Path:
     """Score and write straight into the set's runs folder (what the ``scoring_run`` asset uses)."""
-    conventions = load_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
-    version = set_version_of(Path(conventions_path), f"set-{set_hash(conventions)}")
-    run_id, _ = plan_run(Path(conventions_path), Path(source_path), systems, references, version)
+    file, _, version = open_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
+    run_id, _ = plan_run(file, Path(source_path), systems, references, version)
     return run_scoring(conventions_path, source_path, systems, references,
                        run_dir_for(rules_out, client, version, run_id),
                        reference_names=reference_names, set_version=version)
