@@ -20,6 +20,7 @@ from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.engine import score_systems
 from pipelines.conventionset.store import convention_source
 from pipelines.conventionset.version import sha256_file
+from pipelines.errors import InputError
 from pipelines.scoring.audit import acknowledge, audit_status
 from pipelines.scoring.report import write_report
 from pipelines.scoring.run_record import (
@@ -80,8 +81,11 @@ def run_scoring(
     on their source side, outputs and references on their target side (TMX/XLIFF/PO).
 
     Whole or refused: the tables are written first, ``run.json`` (their hashes) last
-    (``run_record``); an unwritable ``out_dir`` is reported before any work."""
+    (``run_record``); an unwritable ``out_dir`` or a missing input is reported before any work."""
     atomic.writable_folder(Path(out_dir))
+    for given in [Path(conventions_path), Path(source_path), *map(Path, systems.values()), *map(Path, references)]:
+        if not given.exists():  # before the conventions' regex probe and the scoring
+            raise InputError("no such file", path=str(given))
     file, conventions, found_version = open_conventions(Path(conventions_path))
     version = set_version or found_version
     run_id, inputs = plan_run(file, Path(source_path), systems, references, version)
