@@ -23,6 +23,7 @@ from assets.resources import HousestyleSettings
 from pipelines import atomic
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
+from pipelines.scoring.report import NO_SCORE
 from pipelines.scoring.run_record import open_run
 from pipelines.scoring.runs import open_conventions, score_into_set
 from pipelines.segments import load_segments
@@ -126,4 +127,6 @@ def _dimension_table(scores: pl.DataFrame) -> str:
                .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
                              .otherwise(None).alias("score")))
     wide = per_dim.pivot(on="system", index="dimension", values="score").sort("dimension")
-    return md_table(wide.to_dicts(), wide.columns)
+    wide = wide.select("dimension", *sorted(c for c in wide.columns if c != "dimension"))  # stable column order
+    rows = [{k: NO_SCORE if v is None else v for k, v in row.items()} for row in wide.to_dicts()]
+    return md_table(rows, wide.columns)

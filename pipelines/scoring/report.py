@@ -10,6 +10,7 @@ characters highlighted (capped per system × dimension; failures.parquet holds e
 from __future__ import annotations
 
 import json
+import math
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from pipelines.scoring.audit import audit_status
 from pipelines.scoring.run_record import REPORT_FILE, open_run
 
 FAILURES_SHOWN = 25  # per system × dimension in the HTML; the parquet file has them all
+NO_SCORE = "—"  # shown where nothing was scored (a header-only system): never "nan" or 0
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222}
@@ -34,7 +36,7 @@ details{margin:.3em 0}summary{cursor:pointer}.muted{color:#777}
 
 def heat(score: float | None) -> str:
     """Cell colour: red (0) → yellow → green (100); grey when nothing was scored."""
-    if score is None:
+    if score is None or math.isnan(score):
         return "#eeeeee"
     return f"hsl({int(score * 1.2)},70%,78%)"
 
@@ -72,7 +74,8 @@ def _table(frame: pl.DataFrame, numeric: set[str]) -> str:
     for row in frame.iter_rows():
         cells = []
         for name, value in zip(frame.columns, row):
-            text = "" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value))
+            text = "" if value is None else (
+                (NO_SCORE if math.isnan(value) else f"{value:.2f}") if isinstance(value, float) else str(value))
             cls = ' class="num"' if name in numeric else ""
             cells.append(f"<td{cls}>{escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -91,7 +94,7 @@ def _heatmap(dims: pl.DataFrame, systems: list[str]) -> str:
                 continue
             r = hit.row(0, named=True)
             score = r["score"]
-            label = "n/a" if score is None else f"{score:.1f}"
+            label = NO_SCORE if score is None or math.isnan(score) else f"{score:.1f}"
             title = f"{r['passed']}/{r['scored']} passed, {r['missing']} missing"
             cells.append(
                 f'<td class="num" style="background:{heat(score)}" title="{escape(title)}">{label}'

@@ -64,3 +64,12 @@ def test_scoring_run_refuses_an_incomplete_set(install: Path, dagster_home: Path
     failure = next(e for e in result.all_events if e.is_step_failure and e.step_key == "scoring_run")
     assert "conventions.jsonl does not match manifest.json" in str(failure.event_specific_data.error)
     assert not (install / "rules_out" / "fx" / "s1" / "runs").exists()
+
+
+def test_the_dimension_table_shows_no_score_for_nothing_scored() -> None:
+    from assets.scoring import _dimension_table
+
+    scores = pl.DataFrame({"system": ["a", "empty"], "dimension": ["term:x", "term:x"], "scored": [4, 0],
+                           "passed": [3, 0]})
+    table = _dimension_table(scores)
+    assert "| term:x | 75.0 | — |" in table and "nan" not in table and "None" not in table
