@@ -68,12 +68,12 @@ def run_mine(args: argparse.Namespace) -> int:
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
     # Everything the environment can refuse is checked before ingesting and mining (minutes on a large TM).
-    atomic.writable_folder(args.out / args.client)
+    files, roots = _files(list(args.tm))
+    authored, _ = _files(list(args.authored))
     for path in [*args.contrast, *([args.splits] if args.splits else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
-    files, roots = _files(list(args.tm))
-    authored, _ = _files(list(args.authored))
+    atomic.writable_folder(args.out / args.client)
     sources = read_sources(contrast=args.contrast, authored=authored)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
     # path, so the same files mined from another checkout give the same set_version.
