@@ -60,20 +60,23 @@ def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
 
 def run_mine(args: argparse.Namespace) -> int:
     from pipelines import atomic
-    from pipelines.conventionset.build import mine_to_set, read_sources
-    from pipelines.conventionset.version import sha256_file
-    from pipelines.ingest import domain_from_path, ingest_files
-    from pipelines.mining.corpus import read_units_for_mining
 
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
-    # Everything the environment can refuse is checked before ingesting and mining (minutes on a large TM).
+    # Everything the environment can refuse is checked before the miner's libraries load (seconds)
+    # and before ingesting and mining (minutes on a large TM).
     files, roots = _files(list(args.tm))
     authored, _ = _files(list(args.authored))
     for path in [*args.contrast, *([args.splits] if args.splits else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
     atomic.writable_folder(args.out / args.client)
+
+    from pipelines.conventionset.build import mine_to_set, read_sources
+    from pipelines.conventionset.version import sha256_file
+    from pipelines.ingest import domain_from_path, ingest_files
+    from pipelines.mining.corpus import read_units_for_mining
+
     sources = read_sources(contrast=args.contrast, authored=authored)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
     # path, so the same files mined from another checkout give the same set_version.

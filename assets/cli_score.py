@@ -34,14 +34,18 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import polars as pl
-    from pipelines.scoring.runs import run_scoring
+    from pipelines import atomic
 
     systems: dict[str, Path] = {}
     for name, path in args.system:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
+    atomic.writable_folder(args.out)  # before the scorer's libraries load (run_scoring checks again)
+
+    import polars as pl
+    from pipelines.scoring.runs import run_scoring
+
     run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     per_system = (scores.group_by("system").agg(pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").max())
