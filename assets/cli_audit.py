@@ -17,9 +17,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.scoring.audit import acknowledge, audit_status
+    from pipelines.scoring.runs import acknowledge_run
 
-    acknowledge(args.ack, args.by, args.note)
-    status, detail = audit_status(args.ack)
+    status, detail = acknowledge_run(args.ack, args.by, args.note)
     print(f"acknowledged {args.ack}: {status} — {detail}")
     return 0

@@ -82,6 +82,7 @@ def _report(run: Any) -> None:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    from pipelines import atomic
     from pipelines.generation.cache import GenerationCache
     from pipelines.generation.tasks import translate
     from pipelines.segments import load_segments
@@ -94,7 +95,7 @@ def run_generate(args: argparse.Namespace) -> int:
     finally:
         backend.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w", encoding="utf-8") as handle:
+    with atomic.atomic_path(args.out) as tmp, tmp.open("w", encoding="utf-8") as handle:
         for o in run.outcomes:
             handle.write(json.dumps({"id": o.segment_id, "text": None if o.status == "failed" else o.text,
                                      "error": o.error}, ensure_ascii=False) + "\n")

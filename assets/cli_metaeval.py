@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from assets.cli_table import text_table
+from pipelines import atomic
 
 
 def register(subparsers: Any) -> None:
@@ -56,19 +57,20 @@ def run(args: argparse.Namespace) -> int:
                             seed=args.seed, exclude_systems=list(args.exclude_systems))
     args.out.mkdir(parents=True, exist_ok=True)
     parquet, markdown = args.out / "meta_eval.parquet", args.out / "meta_eval.md"
-    results.write_parquet(parquet)
+    atomic.write_with(parquet, results.write_parquet)
     command = "housestyle meta-eval " + " ".join(
         [*(f"--mqm {p}" for p in args.mqm), *(f"--reference-system {r}" for r in args.reference_systems),
          *(f"--exclude-system {e}" for e in args.exclude_systems),
          f"--out {args.out}", f"--bootstrap {args.bootstrap}", f"--seed {args.seed}"])
     interval = f"95% paired-bootstrap intervals over segments, {args.bootstrap} resamples, seed {args.seed}"
-    markdown.write_text(
+    atomic.write_text(
+        markdown,
         "# Metric meta-evaluation against MQM\n\n"
         f"Command: `{command}`\n\n{interval}. Human score = -MQM; segment level = flattened "
         "(no grouping) tau-b; pooled accuracy over the union of system pairs, pooled correlations = "
         "mean over language pairs.\n\n"
         f"{results_markdown(results)}\n\n## Human MQM per system\n\n{mqm_markdown([load_mqm(p) for p in args.mqm])}\n\n"
-        f"## Signatures\n\n{signatures_markdown(results)}\n", encoding="utf-8")
+        f"## Signatures\n\n{signatures_markdown(results)}\n")
     rows = [{"lp": r["lp"], "metric": r["metric"], "references": r["references"], "level": r["level"],
              "pairwise accuracy": _cell(r, "pairwise_accuracy"), "Pearson": _cell(r, "pearson"),
              "Kendall": _cell(r, "kendall"), "systems": r["n_systems"]}

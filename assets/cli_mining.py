@@ -25,6 +25,12 @@ def register(subparsers: Any) -> None:
     mine.add_argument("--split", help="mine only this split of --splits (default: all units)")
     mine.add_argument("--splits", type=Path, help="the client's splits.json")
     mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local)")
+    mine.add_argument("--contrast", type=Path, action="append", default=[], metavar="FILE",
+                      help="contrast candidates (origin contrast, e.g. the negative_candidates asset's conventions.jsonl) "
+                           "folded into the term rules, as the convention_set asset does; repeatable")
+    mine.add_argument("--authored", type=Path, action="append", default=[], metavar="PATH",
+                      help="hand-authored convention files or folders (like inbox/<client>/conventions/) added to the set, "
+                           "as the convention_set asset does; repeatable")
     mine.add_argument("--out", required=True, type=Path, metavar="DIR", help="rules_out root")
     mine.set_defaults(func=run_mine)
     diff = subparsers.add_parser("diff", help="added, removed and changed conventions between two sets",
@@ -53,15 +59,25 @@ def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
 
 
 def run_mine(args: argparse.Namespace) -> int:
+    from pipelines import atomic
 
-    from pipelines.conventionset.build import mine_to_set
+    if (args.split is None) != (args.splits is None):
+        raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
+    # Everything the environment can refuse is checked before the miner's libraries load (seconds)
+    # and before ingesting and mining (minutes on a large TM).
+    files, roots = _files(list(args.tm))
+    authored, _ = _files(list(args.authored))
+    for path in [*args.contrast, *([args.splits] if args.splits else [])]:
+        if not path.is_file():
+            raise InputError("no such file", path=str(path))
+    atomic.writable_folder(args.out / args.client)
+
+    from pipelines.conventionset.build import mine_to_set, read_sources
     from pipelines.conventionset.version import sha256_file
     from pipelines.ingest import domain_from_path, ingest_files
     from pipelines.mining.corpus import read_units_for_mining
 
-    if (args.split is None) != (args.splits is None):
-        raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
-    files, roots = _files(list(args.tm))
+    sources = read_sources(contrast=args.contrast, authored=authored)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
     # path, so the same files mined from another checkout give the same set_version.
     inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
@@ -74,7 +90,7 @@ def run_mine(args: argparse.Namespace) -> int:
             units = read_units_for_mining(Path(tmp) / "tm_units.parquet")
             print(f"ingested {summary.units_kept:,} units ({summary.units_rejected:,} rejected) from {len(files)} file(s)")
     written, result = mine_to_set(units, src_lang=args.src, tgt_lang=args.tgt, client=args.client, rules_out=args.out,
-                                  inputs=inputs, split=args.split, splits_file=args.splits)
+                                  inputs=inputs, split=args.split, splits_file=args.splits, sources=sources)
     by_rule = result.stats.get("by_rule", {})
     print(f"mined {written.conventions} conventions from {result.stats.get('units', 0):,} units "
           f"({', '.join(f'{k} {v}' for k, v in by_rule.items())}); {len(result.conflicts)} conflicts reported")

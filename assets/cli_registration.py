@@ -10,11 +10,11 @@ review-import check a filled review file and file it where miner_evaluation find
 from __future__ import annotations
 
 import argparse
-import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipelines import atomic
 from pipelines.errors import InputError, RegistrationError
 
 if TYPE_CHECKING:
@@ -135,10 +135,7 @@ def run_review_sample(args: argparse.Namespace) -> int:
     units = _read_tm_units(args.tm_units) if args.tm_units else None
     sample = review_sample(cset.conventions, args.n, cset.set_version, units)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    if args.out.suffix.lower() == ".parquet":
-        sample.write_parquet(args.out)
-    else:
-        sample.write_csv(args.out)
+    atomic.write_with(args.out, sample.write_parquet if args.out.suffix.lower() == ".parquet" else sample.write_csv)
     print(f"{sample.height} of {len(cset.conventions)} rules of set {cset.set_version} → {args.out}")
     print("fill verdict (correct/incorrect), comment, reviewer, reviewer_role (linguist); engineers' rows never count")
     return 0
@@ -163,7 +160,7 @@ def run_review_import(args: argparse.Namespace) -> int:
     inbox = args.inbox or reg_dir.resolve().parents[2] / "inbox"
     dest = inbox / reg.client / "review" / f"{cset.set_version}{suffix}"
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(args.review, dest)
+    atomic.copy_file(args.review, dest)
     value = "—" if prec.value is None else f"{prec.value:.3f}"
     interval = "" if prec.interval is None else f" (Wilson 95% {prec.interval[0]:.3f}–{prec.interval[1]:.3f})"
     print(f"{frame.height} rows: {prec.judged} linguist judgements, precision {value}{interval}; ignored {prec.ignored}")

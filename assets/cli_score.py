@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from assets.cli_table import text_table
+from assets.cli_table import NO_VALUE, text_table
 from pipelines.errors import ConfigError
 
 
@@ -34,19 +34,25 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import polars as pl
-    from pipelines.scoring.runs import run_scoring
+    from pipelines import atomic
 
     systems: dict[str, Path] = {}
     for name, path in args.system:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
+    atomic.writable_folder(args.out)  # before the scorer's libraries load (run_scoring checks again)
+
+    import polars as pl
+    from pipelines.scoring.runs import run_scoring
+
     run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     per_system = (scores.group_by("system").agg(pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").max())
-                  .with_columns((100 * pl.col("passed") / pl.col("scored")).alias("score")).sort("system"))
-    print(text_table(per_system.to_dicts(), ["system", "scored", "passed", "missing", "score"]))
+                  .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
+                                .otherwise(None).alias("score")).sort("system"))
+    rows = [{**row, "score": NO_VALUE if row["score"] is None else row["score"]} for row in per_system.to_dicts()]
+    print(text_table(rows, ["system", "scored", "passed", "missing", "score"]))
     print(f"\nrun: {run_dir}")
     if (run_dir / "report.html").is_file():
         print(f"report: {run_dir / 'report.html'}")

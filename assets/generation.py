@@ -35,6 +35,7 @@ from assets.inbox import input_files
 from assets.metadata import md_counts, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines import atomic
 from pipelines.contrast.cases import Unit
 from pipelines.contrast.mine import mine_contrast
 from pipelines.contrast.sampling import sample_units, units_from_frame
@@ -164,9 +165,9 @@ with warnings.catch_warnings():
         refs = pl.DataFrame({"segment_id": [u.unit_id for u in sample], "source": [u.source for u in sample],
                              "reference": [u.reference for u in sample]})
         table = pl.concat(frames).join(refs, on="segment_id", how="left").rename({"segment_id": "unit_id"})
-        table.write_parquet(out_dir / "outputs.parquet")
-        (out_dir / "summary.json").write_text(json.dumps({"client": client, "pair": f"{src}→{tgt}", "rules": origin,
-                                                          "systems": per_system}, indent=1) + "\n", encoding="utf-8")
+        atomic.write_with(out_dir / "outputs.parquet", table.write_parquet)
+        atomic.write_text(out_dir / "summary.json", json.dumps({"client": client, "pair": f"{src}→{tgt}", "rules": origin,
+                                                                "systems": per_system}, indent=1) + "\n")
         yield MaterializeResult(metadata={
             "path": MetadataValue.path(str(out_dir / "outputs.parquet")), "units": len(sample), "term_rules": origin,
             "per_system": MetadataValue.md(md_table(per_system, ["system", "backend", "generated", "cached", "failed",
@@ -199,15 +200,15 @@ def negative_candidates(context: AssetExecutionContext, settings: HousestyleSett
         stats[system] = {**result.stats, "signature": result.signature}
     out_dir = settings.asset_dir("negative_candidates", client)
     table = pl.concat(candidates)
-    table.write_parquet(out_dir / "candidates.parquet")
-    pl.concat(occurrences).write_parquet(out_dir / "occurrences.parquet")
+    atomic.write_with(out_dir / "candidates.parquet", table.write_parquet)
+    atomic.write_with(out_dir / "occurrences.parquet", pl.concat(occurrences).write_parquet)
     write_conventions(conventions, out_dir / "conventions.jsonl")
     evidence = [{"convention_id": c.convention_id, "unit_id": u, "role": "contrast"}
                 for c in conventions for ids in c.extra["contrast_evidence"].values() for u in ids]
-    pl.DataFrame(evidence, schema={"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8}).write_parquet(
-        out_dir / "evidence.parquet")
-    (out_dir / "summary.json").write_text(json.dumps({"client": client, "term_rules": origin, "systems": stats},
-                                                     indent=1) + "\n", encoding="utf-8")
+    atomic.write_with(out_dir / "evidence.parquet", pl.DataFrame(
+        evidence, schema={"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8}).write_parquet)
+    atomic.write_text(out_dir / "summary.json", json.dumps({"client": client, "term_rules": origin, "systems": stats},
+                                                           indent=1) + "\n")
     kept = table.filter(pl.col("status") == "kept").sort("support", descending=True)
     reasons = table.filter(pl.col("status") == "demoted")["reason"].value_counts()
     context.log.info(f"{kept.height} candidate banned variant(s) kept, {table.height - kept.height} demoted "

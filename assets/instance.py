@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from assets.resources import REPO_ROOT_DEFAULT
+from pipelines import atomic
 
 
 def ensure_dagster_home(repo: Path = REPO_ROOT_DEFAULT) -> Path:
@@ -20,6 +20,6 @@ def ensure_dagster_home(repo: Path = REPO_ROOT_DEFAULT) -> Path:
     source = repo / "dagster.yaml"
     target = home / "dagster.yaml"
     if source.is_file() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
-        shutil.copyfile(source, target)
+        atomic.copy_file(source, target)
     os.environ["DAGSTER_HOME"] = str(home)
     return home

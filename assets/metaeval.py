@@ -21,6 +21,7 @@ from dagster import (
 )
 
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
+from pipelines import atomic
 from pipelines.metaeval.meta_eval import meta_evaluate
 from pipelines.metaeval.report import results_markdown, signatures_markdown
 
@@ -66,9 +67,9 @@ def adequacy_meta_evaluation(context: AssetExecutionContext, config: MetaEvalCon
     out_dir = settings.storage / "adequacy_meta_evaluation"
     out_dir.mkdir(parents=True, exist_ok=True)
     parquet = out_dir / "meta_eval.parquet"
-    results.write_parquet(parquet)
+    atomic.write_with(parquet, results.write_parquet)
     table = results_markdown(results)
-    (out_dir / "meta_eval.md").write_text(f"{table}\n\n{signatures_markdown(results)}\n", encoding="utf-8")
+    atomic.write_text(out_dir / "meta_eval.md", f"{table}\n\n{signatures_markdown(results)}\n")
     pooled = results.filter((results["lp"] == "pooled") & (results["level"] == "system"))
     headline = {f"pooled {r['metric']} ({r['references']}) pairwise accuracy": float(r["pairwise_accuracy"])
                 for r in pooled.iter_rows(named=True) if r["pairwise_accuracy"] is not None}

@@ -27,13 +27,12 @@ from assets.inbox import input_files
 from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.contrast.conventions import fold_contrast_with_evidence
+from pipelines import atomic
 from pipelines.conventions.io import load_conventions
-from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
-from pipelines.conventionset.writer import write_set
+from pipelines.conventionset.build import build_set, pair_key, read_sources
 from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
-from pipelines.mining.merge import EVIDENCE_SCHEMA, Mined, empty_evidence, evidence_frame, from_rows
+from pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
 from pipelines.mining.mine import (
     PATTERN_FAMILIES,
     RULE_FAMILIES,
@@ -62,19 +61,19 @@ def _corpora(settings: HousestyleSettings, client: str, split: str | None) -> li
 
 def _store(out_dir: Path, items: list[Mined], corpus: Corpus, extra: dict[str, Any]) -> None:
     """One folder per language pair: candidates.jsonl (with the miner's extra fields) + evidence.parquet."""
-    pair_dir = out_dir / f"{corpus.src_lang}__{corpus.tgt_lang}"
+    pair_dir = out_dir / pair_key(corpus.src_lang, corpus.tgt_lang)
     pair_dir.mkdir(parents=True, exist_ok=True)
     records = []
     for item in items:
         record = {k: v for k, v in item.conv.to_dict().items() if k != "extra"}
         records.append(json.dumps({**record, **item.conv.extra}, ensure_ascii=False, sort_keys=True))
-    (pair_dir / "candidates.jsonl").write_text("".join(r + "\n" for r in records), encoding="utf-8")
-    evidence_frame(items, corpus.unit_ids).write_parquet(pair_dir / "evidence.parquet")
-    (pair_dir / "meta.json").write_text(json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1), encoding="utf-8")
+    atomic.write_text(pair_dir / "candidates.jsonl", "".join(r + "\n" for r in records))
+    atomic.write_with(pair_dir / "evidence.parquet", evidence_frame(items, corpus.unit_ids).write_parquet)
+    atomic.write_text(pair_dir / "meta.json", json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1))
 
 
 def _load(out_dir: Path, corpus: Corpus) -> tuple[list[Mined], dict[str, Any]]:
-    pair_dir = out_dir / f"{corpus.src_lang}__{corpus.tgt_lang}"
+    pair_dir = out_dir / pair_key(corpus.src_lang, corpus.tgt_lang)
     if not (pair_dir / "candidates.jsonl").stat().st_size:
         return [], json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
     convs = load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
@@ -125,11 +124,11 @@ def rule_candidates(context: AssetExecutionContext, settings: HousestyleSettings
     return _proposers(context, settings, config, "rule_candidates", RULE_FAMILIES)
 
 
-@asset(partitions_def=CLIENTS, group_name="mining",
-       deps=["term_candidates", "pattern_candidates", "rule_candidates", "negative_candidates"],
+@asset(partitions_def=CLIENTS, group_name="mining", deps=["term_candidates", "pattern_candidates", "rule_candidates"],
        kinds={"polars", "parquet"})
 def convention_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
-    """All candidates merged per language pair, conflicts reported; feeds convention_set."""
+    """All mined candidates merged per language pair (``mining.mine.combine``, as ``mine_corpus``
+    merges them for ``housestyle mine``), conflicts reported; feeds convention_set."""
     client = context.partition_key
     out = settings.asset_dir("convention_candidates", client)
     counts: dict[str, int] = {}
@@ -141,75 +140,54 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
             conflicts += meta.get("conflicts", [])
             stats.update(meta.get("stats", {}))
         result = combine(mined, conflicts, corpus.unit_ids, stats)
-        conventions, evidence = _fold_contrast(settings, client, corpus, result.conventions, result.evidence)
-        result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
-        pair = f"{corpus.src_lang}__{corpus.tgt_lang}"
-        _store(out, [Mined(c, [], []) for c in conventions], corpus,
+        _store(out, [Mined(c, [], []) for c in result.conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
-        evidence.write_parquet(out / pair / "evidence.parquet")
-        counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(conventions)
+        atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / "evidence.parquet", result.evidence.write_parquet)
+        counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(result.conventions)
     return _materialize("conventions", counts, config.split)
 
 
-def _fold_contrast(settings: HousestyleSettings, client: str, corpus: Corpus, conventions: list[Convention],
-                   evidence: pl.DataFrame) -> tuple[list[Convention], pl.DataFrame]:
-    """Fold negative_candidates (origin contrast, status candidate) of this pair into its merged rules."""
-    path = settings.storage / "negative_candidates" / client / "conventions.jsonl"
-    if not path.is_file() or not path.stat().st_size:
-        return conventions, evidence
-    candidates = [c for c in load_conventions(path, regex_guard=False)
-                  if (c.src_lang, c.tgt_lang) == (corpus.src_lang, corpus.tgt_lang)]
-    return fold_contrast_with_evidence(conventions, evidence, candidates)
+def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
+    """convention_candidates as stored: one merged result per language pair folder."""
+    pairs: dict[str, MiningResult] = {}
+    for pair_dir in sorted(p for p in cand_dir.iterdir() if p.is_dir()) if cand_dir.is_dir() else []:
+        conventions = (load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
+                       if (pair_dir / "candidates.jsonl").stat().st_size else [])
+        meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
+        pairs[pair_dir.name] = MiningResult(conventions, pl.read_parquet(pair_dir / "evidence.parquet"),
+                                            meta.get("conflicts", []), meta.get("stats", {}), meta.get("suspects", []))
+    return pairs
 
 
-@asset(partitions_def=CLIENTS, group_name="conventions", deps=["convention_candidates"], output_required=False,
-       kinds={"polars", "parquet"})
+@asset(partitions_def=CLIENTS, group_name="conventions", deps=["convention_candidates", "negative_candidates"],
+       output_required=False, kinds={"polars", "parquet"})
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
-    """The client's set: mined candidates (+ authored rules from inbox/<client>/conventions/),
+    """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``
+    builds it: the merged candidates of every language pair, the generic system's contrast
+    candidates (negative_candidates) and the authored rules of inbox/<client>/conventions/,
     published to rules_out/<client>/<set_version>/ with LATEST updated."""
-    from pipelines.mining.merge import MiningResult
-
     client = context.partition_key
-    cand_dir = settings.storage / "convention_candidates" / client
-    conventions, evidence, conflicts, stats, suspects = [], [empty_evidence()], [], {}, []
-    for pair_dir in sorted(p for p in cand_dir.iterdir() if p.is_dir()) if cand_dir.is_dir() else []:
-        if (pair_dir / "candidates.jsonl").stat().st_size:
-            conventions += load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
-        evidence.append(pl.read_parquet(pair_dir / "evidence.parquet").cast(EVIDENCE_SCHEMA))
-        meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
-        conflicts += meta.get("conflicts", [])
-        suspects += meta.get("suspects", [])
-        stats[pair_dir.name] = meta.get("stats", {})
-    authored = input_files(settings.client_dir(client) / "conventions")
-    mined_ids, also_mined = {c.convention_id for c in conventions}, 0
-    for path in authored:
-        for conv in load_conventions(path):
-            if conv.convention_id in mined_ids:
-                also_mined += 1  # the miner found the authored rule itself: keep the mined row (it has evidence)
-                continue
-            mined_ids.add(conv.convention_id)
-            conventions.append(conv)
-    stats["authored_also_mined"] = also_mined
-    if not conventions:
+    pairs = _stored_pairs(settings.storage / "convention_candidates" / client)
+    contrast = settings.storage / "negative_candidates" / client / "conventions.jsonl"
+    sources = read_sources(contrast=[contrast] if contrast.is_file() else [],
+                           authored=input_files(settings.client_dir(client) / "conventions"))
+    if not any(r.conventions for r in pairs.values()) and not any(f.conventions for f in sources.authored):
         context.log.warning(f"no conventions for {client}: nothing mined and no inbox/{client}/conventions/")
         return
     inputs = {"tm_units": sha256_file(settings.tm_units_path(client))}
-    inputs.update({f"conventions/{p.name}": sha256_file(p) for p in authored})
-    splits = settings.client_dir(client) / "splits.json"
     if config.split is not None:
-        inputs["splits.json"] = sha256_file(splits)
-    pairs = sorted({(c.src_lang or "*", c.tgt_lang or "*") for c in conventions})
-    written = write_set(MiningResult(conventions, pl.concat(evidence), conflicts, stats, suspects), client=client, rules_out=settings.rules_out,
-                        inputs=inputs, params=DEFAULT_PARAMS.to_dict(), split=config.split,
-                        src_lang=",".join(sorted({p[0] for p in pairs})), tgt_lang=",".join(sorted({p[1] for p in pairs})))
+        inputs["splits.json"] = sha256_file(settings.client_dir(client) / "splits.json")
+    written, result = build_set(pairs, sources, client=client, rules_out=settings.rules_out, inputs=inputs,
+                                split=config.split, params=DEFAULT_PARAMS)
     by_rule: dict[str, int] = {}
-    for conv in conventions:
+    for conv in result.conventions:
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
     context.log.info(f"{written.conventions} conventions → {written.path}")
     yield MaterializeResult(metadata={
         "set_version": written.set_version, "path": MetadataValue.path(str(written.path)),
         "conventions": written.conventions, "split": config.split or "all units",
-        "by_rule": md_counts(by_rule, "rule", "conventions"), "conflicts": len(conflicts),
-        "authored_also_mined": also_mined, "suspect_units": len(suspects),
+        "by_rule": md_counts(by_rule, "rule", "conventions"), "conflicts": len(result.conflicts),
+        "contrast_candidates": int(result.stats.get("contrast_candidates", 0)),
+        "authored_also_mined": int(result.stats.get("authored_also_mined", 0)), "suspect_units": len(result.suspects),
     })

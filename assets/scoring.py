@@ -9,7 +9,6 @@ dependent assets instead of failing.
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,12 @@ from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.conventions.io import load_conventions
+from pipelines import atomic
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
-from pipelines.scoring.runs import score_into_set
+from pipelines.scoring.report import NO_SCORE
+from pipelines.scoring.run_record import open_run
+from pipelines.scoring.runs import open_conventions, score_into_set
 from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
@@ -54,10 +55,10 @@ def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings)
     for name, path in zip(names, files):
         segments = load_segments(path)
         copy = out_dir / path.name
-        shutil.copyfile(path, copy)
+        atomic.copy_file(path, copy)
         manifest[name] = {"path": copy.name, "sha256": sha256_file(copy), "segments": len(segments)}
         rows.append({"system": name, "file": path.name, "segments": len(segments)})
-    (out_dir / SYSTEMS_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    atomic.write_text(out_dir / SYSTEMS_MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     yield MaterializeResult(metadata={
         "systems": len(files),
         "per_system": MetadataValue.md(md_table(rows, ["system", "file", "segments"])),
@@ -81,8 +82,8 @@ def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tup
     chosen = units.filter((pl.col("src_lang_norm") == src) & (pl.col("tgt_lang_norm") == tgt)).unique(
         "unit_id", keep="first", maintain_order=True)
     source_path, reference_path = out_dir / "source.jsonl", out_dir / "reference.jsonl"
-    chosen.select(pl.col("unit_id").alias("id"), pl.col("source").alias("text")).write_ndjson(source_path)
-    chosen.select(pl.col("unit_id").alias("id"), pl.col("target").alias("text")).write_ndjson(reference_path)
+    atomic.write_with(source_path, chosen.select(pl.col("unit_id").alias("id"), pl.col("source").alias("text")).write_ndjson)
+    atomic.write_with(reference_path, chosen.select(pl.col("unit_id").alias("id"), pl.col("target").alias("text")).write_ndjson)
     return source_path, reference_path, f"{src}→{tgt}"
 
 
@@ -98,15 +99,16 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
         return
     manifest = json.loads((systems_dir / SYSTEMS_MANIFEST).read_text(encoding="utf-8"))
     systems = {name: systems_dir / entry["path"] for name, entry in sorted(manifest.items())}
-    conventions = load_conventions(set_dir / "conventions.jsonl")
+    # a set is read only when complete (conventionset.store); the JSONL keeps the miner's extra fields
+    _, conventions, _ = open_conventions(set_dir / "conventions.jsonl")
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
     context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair}")
     run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
                              reference_names=["tm_target"])
+    run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
-    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     audit, audit_detail = audit_status(run_dir)
     yield MaterializeResult(metadata={
         "signature": run.get("signature", ""),
@@ -125,4 +127,6 @@ def _dimension_table(scores: pl.DataFrame) -> str:
                .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
                              .otherwise(None).alias("score")))
     wide = per_dim.pivot(on="system", index="dimension", values="score").sort("dimension")
-    return md_table(wide.to_dicts(), wide.columns)
+    wide = wide.select("dimension", *sorted(c for c in wide.columns if c != "dimension"))  # stable column order
+    rows = [{k: NO_SCORE if v is None else v for k, v in row.items()} for row in wide.to_dicts()]
+    return md_table(rows, wide.columns)

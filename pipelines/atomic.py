@@ -11,11 +11,14 @@ between "write" and "rename" must leave only a temporary that the next writer ig
 - on any exception the temporary is removed, and the target is untouched.
 
 ``stale_temporaries`` finds temporaries left by a killed process (SIGKILL runs no cleanup), so a
-later writer can remove them.
+later writer can remove them; ``discard`` removes a folder in one visible step. ``writable_folder`` probes an output folder before long work starts,
+and a write that fails for want of space or permission raises ``OutputError`` (one line naming the
+place) instead of a library's traceback.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import time
@@ -24,7 +27,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pipelines.errors import OutputError
+
 TMP_SUFFIX = ".tmp"
+# errno values that say the output place, not the data, is at fault
+_PLACE_ERRNOS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+                 errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
+                 errno.EPERM: "operation not permitted", errno.ENOENT: "folder does not exist",
+                 errno.ENOTDIR: "not a folder"}
+# Libraries that wrap the OS error in their own exception (polars, pyarrow) keep its text.
+_NO_SPACE_TEXT = ("No space left on device", "(os error 28)", "Disk quota exceeded")
 
 
 def temporary_name(final: Path) -> Path:
@@ -63,15 +75,34 @@ def _remove(path: Path) -> None:
     else:
         try:
             path.unlink()
-        except FileNotFoundError:
+        except OSError:  # absent (or on a read-only place, never created): nothing to remove
             pass
+
+
+def place_problem(exc: BaseException, place: Path, written: Path | None = None) -> OutputError | None:
+    """The ``OutputError`` for an exception raised while writing ``written`` into the folder ``place``,
+    when it is about the place (full, read-only, missing, not permitted) and not about the data or
+    another file (an input the writer reads); else None."""
+    if isinstance(exc, OutputError):
+        return None
+    code = getattr(exc, "errno", None)
+    if isinstance(exc, OSError) and code in _PLACE_ERRNOS:
+        named = getattr(exc, "filename", None)
+        ours = named is None or Path(str(named)) in {Path(place), *([Path(written)] if written else [])}
+        if code in (errno.ENOSPC, errno.EDQUOT, errno.EROFS) or (
+                ours and (code != errno.ENOENT or not Path(place).is_dir())):
+            return OutputError(f"cannot write here: {_PLACE_ERRNOS[code]}", path=str(place))
+    if any(text in str(exc) for text in _NO_SPACE_TEXT):
+        return OutputError("cannot write here: no space left on the device", path=str(place))
+    return None
 
 
 @contextmanager
 def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
     """Yield a temporary path; on success it replaces ``final`` in one rename, on error it is removed.
 
-    The caller writes a file at the yielded path (any writer: polars, pyarrow, open()).
+    The caller writes a file at the yielded path (any writer: polars, pyarrow, open()). A failure
+    about the place (``place_problem``) is raised as ``OutputError``.
     """
     final = Path(final)
     tmp = temporary_name(final)
@@ -80,8 +111,11 @@ def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
         if durable:
             _fsync_path(tmp)
         os.replace(tmp, final)
-    except BaseException:
+    except BaseException as exc:
         _remove(tmp)
+        problem = place_problem(exc, final.parent, tmp)
+        if problem is not None:
+            raise problem from exc
         raise
     if durable:
         _fsync_path(final.parent)
@@ -106,6 +140,34 @@ def write_with(final: Path, write: Callable[[Path], object]) -> Path:
     return Path(final)
 
 
+def copy_file(source: Path, final: Path) -> Path:
+    """Copy ``source`` to ``final`` atomically (a reader never sees a half-copied file)."""
+    return write_with(final, lambda tmp: shutil.copyfile(source, tmp))
+
+
+def writable_folder(folder: Path) -> Path:
+    """Create ``folder`` (and its parents) if needed and prove it takes a file, by writing and removing
+    a probe temporary: a read-only, full or impossible output place is reported (``OutputError``)
+    before any long work starts, and nothing is left behind."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError("cannot write here: not a folder", path=str(folder))
+    probe = temporary_name(folder / ".housestyle-probe")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            with probe.open("xb") as handle:
+                handle.write(b"probe")
+        finally:
+            _remove(probe)
+    except OSError as exc:
+        problem = place_problem(exc, folder, probe)
+        if problem is None:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}", path=str(folder)) from exc
+        raise problem from exc
+    return folder
+
+
 @contextmanager
 def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
     """Yield a fresh temporary folder beside ``final``; on success it becomes ``final``.
@@ -115,9 +177,15 @@ def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
     temporary is removed — callers whose folder names are content hashes may treat that as done.
     """
     final = Path(final)
-    final.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_name(final)
-    tmp.mkdir()
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp.mkdir()
+    except OSError as exc:
+        problem = place_problem(exc, final.parent, tmp)
+        if problem is not None:
+            raise problem from exc
+        raise
     try:
         yield tmp
         if durable:
@@ -125,11 +193,25 @@ def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
         if final.exists():
             raise FileExistsError(f"{final} already exists")
         os.rename(tmp, final)
-    except BaseException:
+    except BaseException as exc:
         _remove(tmp)
+        problem = place_problem(exc, final.parent, tmp)
+        if problem is not None:
+            raise problem from exc
         raise
     if durable:
         _fsync_path(final.parent)
+
+
+def discard(path: Path) -> None:
+    """Remove a file or folder so that no reader sees it half-deleted: it is first renamed to a
+    temporary name (one atomic step), then removed."""
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return
+    doomed = temporary_name(path)
+    os.rename(path, doomed)
+    _remove(doomed)
 
 
 def stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> list[Path]:

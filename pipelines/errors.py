@@ -46,6 +46,18 @@ class ConventionError(HousestyleError):
         super().__init__(f"{': '.join(parts)}: {message}")
 
 
+class OutputError(HousestyleError):
+    """A place housestyle must write cannot take the output (missing, read-only, full): names the path.
+
+    Raised before long work starts where the place can be probed, and instead of a traceback when a
+    write fails half-way (the temporary is removed; the previous file, if any, is untouched)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        self.path = str(path)
+        self.reason = message
+        super().__init__(f"{self.path}: {message}")
+
+
 class RegistrationError(HousestyleError):
     """A registration is missing, malformed, or inconsistent with the files it froze."""
 

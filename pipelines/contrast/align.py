@@ -4,7 +4,7 @@ The output is aligned to the reference token by token with Levenshtein opcodes (
 folded tokens). The nearest tokens that the two sentences share on each side of the term are the
 anchors; what the output has between them is the system's rendering of the term, less closed-class
 and punctuation tokens at its edges (``l'``, ``la``, ``de``). Tokens the two share INSIDE the term
-stay part of the rendering (``distanciation physique`` for ``distanciation sociale``).
+stay part of the rendering (``barre latérale`` for ``barre d'outils``).
 
 How far that can be trusted is recorded, not decided here: whether both anchors exist, how many
 content words of the reference besides the term sit between the anchors (the rendering then may

@@ -17,6 +17,7 @@ import polars as pl
 import yaml
 from rapidfuzz.distance import Levenshtein
 
+from pipelines import atomic
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
 from pipelines.conventions.validate import validate_conventions
 from pipelines.errors import ConventionError, InputError
@@ -210,7 +211,7 @@ def write_conventions(conventions: Sequence[Convention], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     suffix = path.suffix.lower()
     if suffix == ".parquet":
-        conventions_frame(conventions).write_parquet(path)
+        atomic.write_with(path, conventions_frame(conventions).write_parquet)
     elif suffix in (".jsonl", ".json"):
         records = []
         for conv in conventions:
@@ -221,7 +222,7 @@ def write_conventions(conventions: Sequence[Convention], path: Path) -> Path:
             text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
         else:
             text = json.dumps(records, ensure_ascii=False, indent=1) + "\n"
-        path.write_text(text, encoding="utf-8")
+        atomic.write_text(path, text)
     else:
         raise InputError(f"unsupported convention file type {suffix!r} (jsonl, json, parquet)", path=str(path))
     return path

@@ -1,36 +1,158 @@
-"""From tm_units to a published set: select the language pair (and split), mine, write.
+"""From mined candidates to a published set: the ONE function ``housestyle mine`` and the
+``convention_set`` asset both call (``build_set``), so the command line and the graph cannot drift.
 
-The one function both ``housestyle mine`` and the ``convention_set`` asset call, so the command
-line and the graph cannot drift apart. It never takes a gold or registration path: the miner
-never sees gold.
+``build_set`` takes the merged candidates of each language pair (``mining.mine.combine``: what
+``mine_corpus`` returns and the ``convention_candidates`` asset stores) and the other inputs that
+decide a set (``SetSources``: the generic system's contrast candidates, the client's authored
+rules), runs the ``SET_STEPS`` over them in order, and writes the set. A step is a plain function
+``(draft, sources) -> draft``.
+
+The seam for a new input that shapes sets — issue 20's review decisions
+(``inbox/<client>/decisions.parquet``: accepted → ``validated``, rejected → ``rejected``, edits →
+``authored`` rules replacing the mined one) — is one more field of ``SetSources`` (read by
+``read_sources``) and one more entry at the end of ``SET_STEPS``; both routes then apply it, and the
+input's hash goes into ``draft.inputs`` so the set_version follows it.
+
+It never takes a gold or registration path: the miner never sees gold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from pipelines.contrast.conventions import fold_contrast_with_evidence
+from pipelines.conventions.io import load_conventions
+from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import WrittenSet, write_set
-from pipelines.mining.merge import MiningResult
-from pipelines.mining.mine import mine_units
+from pipelines.mining.corpus import corpus_from_units
+from pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult, empty_evidence
+from pipelines.mining.mine import mine_corpus
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.splits import select_split
 
 
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """Conventions read from one file, named as the set's ``inputs`` name it."""
+
+    name: str  # e.g. ``conventions/authored.jsonl``
+    sha256: str
+    conventions: tuple[Convention, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetSources:
+    """Every input beyond the mined candidates that decides what a set holds (one field per step)."""
+
+    contrast: tuple[InputFile, ...] = ()  # negative candidates (origin contrast), folded into term rules
+    authored: tuple[InputFile, ...] = ()  # hand-authored rules, added unless the miner found them too
+
+
+def read_sources(*, contrast: Sequence[Path] = (), authored: Sequence[Path] = ()) -> SetSources:
+    """Load the contrast candidate files and the authored convention files (validated; authored
+    rules with the full regex probe, as they come from people)."""
+    def read(kind: str, path: Path, guard: bool) -> InputFile:
+        return InputFile(f"{kind}/{path.name}", sha256_file(path), tuple(load_conventions(path, regex_guard=guard)))
+
+    return SetSources(contrast=tuple(read("contrast", Path(p), False) for p in contrast if Path(p).stat().st_size),
+                      authored=tuple(read("conventions", Path(p), True) for p in authored))
+
+
+@dataclass(slots=True)
+class SetDraft:
+    """The set as the steps shape it: its rules with evidence, conflicts and suspects (one
+    MiningResult over all language pairs), and the inputs its version hashes."""
+
+    result: MiningResult
+    inputs: dict[str, str] = field(default_factory=dict)
+
+
+Step = Callable[[SetDraft, SetSources], SetDraft]
+
+
+def fold_contrast(draft: SetDraft, sources: SetSources) -> SetDraft:
+    """A term rule the generic system renders otherwise gains those renderings as wrong variants
+    (``pipelines.contrast``); candidates whose base rule is not in the set are left out."""
+    candidates = [c for f in sources.contrast for c in f.conventions]
+    if not candidates:
+        return draft
+    result = draft.result
+    conventions, evidence = fold_contrast_with_evidence(result.conventions, result.evidence, candidates)
+    result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
+    draft.inputs.update({f.name: f.sha256 for f in sources.contrast})
+    draft.result = MiningResult(conventions, evidence, result.conflicts, result.stats, result.suspects)
+    return draft
+
+
+def add_authored(draft: SetDraft, sources: SetSources) -> SetDraft:
+    """Authored rules join the set; one the miner found itself keeps the mined row (it has evidence)."""
+    ids = {c.convention_id for c in draft.result.conventions}
+    also_mined = 0
+    for source in sources.authored:
+        for conv in source.conventions:
+            if conv.convention_id in ids:
+                also_mined += 1
+                continue
+            ids.add(conv.convention_id)
+            draft.result.conventions.append(conv)
+        draft.inputs[source.name] = source.sha256
+    draft.result.stats["authored_also_mined"] = also_mined
+    return draft
+
+
+# The order matters: contrast extends mined term rules before authored rules join. Issue 20's
+# review decisions go last (they may override any rule, mined, contrast or authored).
+SET_STEPS: tuple[Step, ...] = (fold_contrast, add_authored)
+
+
+def _pairs_result(pairs: Mapping[str, MiningResult]) -> MiningResult:
+    """One result over the language pairs (in key order); per-pair statistics under their key."""
+    keys = sorted(pairs)
+    evidence = [empty_evidence(), *(pairs[k].evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA) for k in keys)]
+    return MiningResult([c for k in keys for c in pairs[k].conventions], pl.concat(evidence),
+                        [c for k in keys for c in pairs[k].conflicts], {"pairs": {k: pairs[k].stats for k in keys}},
+                        [s for k in keys for s in pairs[k].suspects])
+
+
+def build_set(pairs: Mapping[str, MiningResult], sources: SetSources, *, client: str, rules_out: Path,
+              inputs: Mapping[str, str], split: str | None, params: MiningParams = DEFAULT_PARAMS,
+              steps: Sequence[Step] = SET_STEPS) -> tuple[WrittenSet, MiningResult]:
+    """Run ``steps`` over the pairs' merged candidates (``pairs``: ``"<src>__<tgt>"`` → the pair's
+    ``combine`` result) and ``sources``, and publish the set; returns it and what it holds."""
+    draft = SetDraft(_pairs_result(pairs), dict(inputs))
+    for step in steps:
+        draft = step(draft, sources)
+    langs = [key.split("__", 1) for key in sorted(pairs)]
+    written = write_set(draft.result, client=client, rules_out=rules_out, inputs=draft.inputs,
+                        params=params.to_dict(), split=split,
+                        src_lang=",".join(sorted({s for s, _ in langs})), tgt_lang=",".join(sorted({t for _, t in langs})))
+    return written, draft.result
+
+
+def pair_key(src_lang: str, tgt_lang: str) -> str:
+    """How a language pair is named among a set's candidates and statistics."""
+    return f"{src_lang}__{tgt_lang}"
+
+
 def mine_to_set(units: pl.DataFrame, *, src_lang: str, tgt_lang: str, client: str, rules_out: Path,
                 inputs: Mapping[str, str], split: str | None = None, splits_file: Path | None = None,
-                params: MiningParams = DEFAULT_PARAMS) -> tuple[WrittenSet, MiningResult]:
-    """Mine all units, or the units of ``split`` (from ``splits_file``), and write the set."""
+                params: MiningParams = DEFAULT_PARAMS, sources: SetSources = SetSources(),
+                ) -> tuple[WrittenSet, MiningResult]:
+    """``housestyle mine``: mine all units, or the units of ``split`` (from ``splits_file``), of one
+    language pair and build the set with ``build_set``; returns the set and the pair's mined result."""
     all_inputs = dict(inputs)
     if split is not None:
         if splits_file is None:
             raise ValueError("a split needs its splits file")
         units = select_split(units, splits_file, split)
         all_inputs["splits.json"] = sha256_file(splits_file)
-    result = mine_units(units, src_lang, tgt_lang, params)
-    written = write_set(result, client=client, rules_out=rules_out, inputs=all_inputs, params=params.to_dict(),
-                        split=split, src_lang=src_lang, tgt_lang=tgt_lang)
+    corpus = corpus_from_units(units, src_lang, tgt_lang)
+    result = mine_corpus(corpus, params)
+    written, _ = build_set({pair_key(corpus.src_lang, corpus.tgt_lang): result}, sources, client=client,
+                           rules_out=rules_out, inputs=all_inputs, split=split, params=params)
     return written, result

@@ -16,6 +16,7 @@ import polars as pl
 
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
+from pipelines.conventionset.store import convention_source
 
 
 @dataclass(slots=True)
@@ -59,15 +60,19 @@ def diff_conventions(old: list[Convention], new: list[Convention]) -> SetDiff:
     return out
 
 
-def _suspects(path: Path) -> set[str] | None:
-    """The suspect unit ids of a set folder; None for a file or a set written before the table."""
-    table = path / "suspect_units.parquet"
-    return set(pl.read_parquet(table, columns=["unit_id"])["unit_id"]) if table.is_file() else None
+def _open(path: Path) -> tuple[list[Convention], set[str] | None]:
+    """A side of the diff: its conventions (a set only when complete, ``store``) and, for a set
+    folder, its suspect unit ids (None for a file, or a set written before the table)."""
+    file, opened = convention_source(Path(path))
+    conventions = load_conventions(file, regex_guard=False)
+    has_table = opened is not None and Path(path).is_dir() and "suspect_units.parquet" in opened.files
+    table = opened.path / "suspect_units.parquet" if opened is not None and has_table else None
+    return conventions, None if table is None else set(pl.read_parquet(table, columns=["unit_id"])["unit_id"])
 
 
 def diff_sets(a: Path, b: Path) -> SetDiff:
-    out = diff_conventions(load_conventions(Path(a), regex_guard=False), load_conventions(Path(b), regex_guard=False))
-    old, new = _suspects(Path(a)), _suspects(Path(b))
+    (old_conventions, old), (new_conventions, new) = _open(Path(a)), _open(Path(b))
+    out = diff_conventions(old_conventions, new_conventions)
     if old is not None and new is not None:
         out.suspects_added, out.suspects_removed = sorted(new - old), sorted(old - new)
     return out

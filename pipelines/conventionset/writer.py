@@ -4,14 +4,14 @@ conventions.parquet and conventions.jsonl (one convention a line, sorted by id; 
 carries the miner's extra fields such as ``dice`` or ``variant``), evidence.parquet
 (convention_id, unit_id, role), conflicts.parquet (reported, never resolved silently),
 suspect_units.parquet (units the term rules left out as misaligned, with their test figures) and
-manifest.json. Every file is a pure function of its content (sorted rows, sorted keys, no
-timestamps), so the same input gives byte-identical output. Files are replaced atomically.
+manifest.json (written last: every file's sha256, ``store``). Every file is a pure function of its
+content (sorted rows, sorted keys, no timestamps), so the same input gives byte-identical output.
+The folder appears whole, in one rename, or not at all.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +19,10 @@ from typing import Any
 
 import polars as pl
 
+from pipelines import atomic
 from pipelines.conventions.io import conventions_frame
 from pipelines.conventions.model import Convention
+from pipelines.conventionset.store import publish_set
 from pipelines.conventionset.version import (
     SET_FORMAT,
     code_version,
@@ -41,12 +43,6 @@ class WrittenSet:
     conventions: int
 
 
-def _atomic(path: Path, write: Any) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    write(tmp)
-    os.replace(tmp, path)
-
-
 def _jsonl(conventions: list[Convention]) -> str:
     lines = []
     for conv in conventions:
@@ -58,20 +54,21 @@ def _jsonl(conventions: list[Convention]) -> str:
 
 def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Mapping[str, str],
               params: Mapping[str, Any], split: str | None, src_lang: str, tgt_lang: str) -> WrittenSet:
-    """Write the set and point LATEST at it; returns where it went."""
+    """Publish the set (whole or not at all: ``store.publish_set``) and point LATEST at it."""
     conventions = sorted(result.conventions, key=lambda c: c.convention_id)
     version = set_version_of(conventions, inputs, params)
     client_dir = Path(rules_out) / client
-    set_dir = client_dir / version
-    set_dir.mkdir(parents=True, exist_ok=True)
-    _atomic(set_dir / "conventions.jsonl", lambda p: p.write_text(_jsonl(conventions), encoding="utf-8"))
-    _atomic(set_dir / "conventions.parquet", lambda p: conventions_frame(conventions).write_parquet(p))
     evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA).sort("convention_id", "role", "unit_id")
-    _atomic(set_dir / "evidence.parquet", lambda p: evidence.write_parquet(p))
     conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
-    _atomic(set_dir / "conflicts.parquet", lambda p: conflicts.write_parquet(p))
     suspects = pl.DataFrame(result.suspects, schema=SUSPECT_SCHEMA).sort("unit_id")
-    _atomic(set_dir / "suspect_units.parquet", lambda p: suspects.write_parquet(p))
+
+    def write_files(folder: Path) -> None:  # inside the set's temporary folder: renamed whole
+        (folder / "conventions.jsonl").write_text(_jsonl(conventions), encoding="utf-8")
+        conventions_frame(conventions).write_parquet(folder / "conventions.parquet")
+        evidence.write_parquet(folder / "evidence.parquet")
+        conflicts.write_parquet(folder / "conflicts.parquet")
+        suspects.write_parquet(folder / "suspect_units.parquet")
+
     by_rule: dict[str, int] = {}
     for conv in conventions:
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
@@ -84,10 +81,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         "conventions": len(conventions), "by_rule": dict(sorted(by_rule.items())),
         "conflicts": conflicts.height, "evidence_rows": evidence.height, "suspect_units": suspects.height,
         "stats": result.stats,
-        "files": ["conventions.parquet", "conventions.jsonl", "evidence.parquet", "conflicts.parquet",
-                  "suspect_units.parquet", "manifest.json"],
     }
-    text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    _atomic(set_dir / "manifest.json", lambda p: p.write_text(text, encoding="utf-8"))
-    _atomic(client_dir / "LATEST", lambda p: p.write_text(version + "\n", encoding="utf-8"))
+    set_dir = publish_set(client_dir / version, write_files, manifest)
+    atomic.write_text(client_dir / "LATEST", version + "\n")
     return WrittenSet(version, set_dir, len(conventions))

@@ -3,7 +3,7 @@
 A re-run generates only what is missing, and an interrupted run resumes: the runner flushes small
 batches, each batch becomes one new part file written atomically (temporary file, fsync, rename),
 so a killed process loses at most the batch in flight and never leaves a half-written part behind
-(a stray ``.tmp`` is ignored). Parts are merged once there are many (``compact``); a row that
+(a stray ``.tmp`` is ignored; ``pipelines.atomic``). Parts are merged once there are many (``compact``); a row that
 appears twice (two processes, or a compaction interrupted after writing) is the same output, and
 the newest copy wins. Only successful outputs are cached: failures are retried on the next run.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines import atomic
 from pipelines.generation.base import CacheKey, Outcome
 
 CACHE_SCHEMA: dict[str, pl.DataType] = {
@@ -29,22 +30,6 @@ CACHE_SCHEMA: dict[str, pl.DataType] = {
 }
 KEY_COLUMNS = ("backend", "model", "template", "template_version", "settings")
 PART_GLOB = "part-*.parquet"
-
-
-def _write_atomic(frame: pl.DataFrame, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-    frame.write_parquet(tmp)
-    with tmp.open("rb") as handle:
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    try:  # make the rename itself durable
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
 
 
 class GenerationCache:
@@ -104,7 +89,7 @@ class GenerationCache:
              "finish_reason": [o.finish_reason for o in ok], "created_at": [now] * len(ok)},
             schema=CACHE_SCHEMA)
         path = self.root / f"part-{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}.parquet"
-        _write_atomic(frame, path)
+        atomic.write_with(path, frame.write_parquet)
         if len(self.parts()) > self.compact_over:
             self.compact()
         return path
@@ -116,7 +101,7 @@ class GenerationCache:
             return len(self.frame())
         merged = pl.scan_parquet(parts, schema=CACHE_SCHEMA, missing_columns="insert", extra_columns="ignore").sort("created_at").unique(
             [*KEY_COLUMNS, "input_hash"], keep="last", maintain_order=True).collect()
-        _write_atomic(merged, self.root / f"part-{time.time_ns():020d}-{os.getpid()}-compact.parquet")
+        atomic.write_with(self.root / f"part-{time.time_ns():020d}-{os.getpid()}-compact.parquet", merged.write_parquet)
         for part in parts:
             part.unlink(missing_ok=True)
         return merged.height

@@ -3,7 +3,7 @@
 Any format ``pipelines.segments.load_segments`` reads: TMX, XLIFF, PO (target side), TSV
 (``id<TAB>text``), JSONL (``{"id", "text"}``) and the WMT "fake SGML" ``<seg>`` files (id =
 ``docid:N``; ``<term>`` markup removed). WMT system outputs are often Moses-tokenised
-(``l' un``, ``symptômes ?``): ``detokenize="moses"`` undoes that with sacremoses for the target
+(``l' un``, ``pourquoi ?``): ``detokenize="moses"`` undoes that with sacremoses for the target
 language. Nothing is generated, so nothing is cached: the file IS the cache. An id the file lacks
 is a per-segment failure (missing coverage), never a silent empty output.
 """

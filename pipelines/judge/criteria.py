@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
 from pipelines.conventions.model import canonical_json
 from pipelines.errors import InputError
 
@@ -114,8 +115,7 @@ def to_json(criteria: CriteriaSet) -> str:
 
 def save_criteria(criteria: CriteriaSet, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(to_json(criteria), encoding="utf-8")
-    return path
+    return atomic.write_text(path, to_json(criteria))
 
 
 def _question(raw: Any, where: str, path: Path) -> Question:

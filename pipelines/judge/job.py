@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines import atomic
 from pipelines.judge.criteria import CriteriaSet, load_criteria, merge, save_criteria
 from pipelines.judge.prepare import LanguageData, LlmSettings, Log, prepare_language
 from pipelines.judge.report import (
@@ -102,14 +103,12 @@ def run_judge(job: JudgeJob, log: Log = lambda _m: None) -> JudgeOutputs:
     costs = [d.cost.with_columns(pl.lit(d.lp).alias("lp")) for d in langs if d.cost.height]
     text = _markdown(job, train, test, table, results, pl.concat(costs) if costs else None, wall)
     md = job.out / "judge_eval.md"
-    md.write_text(text, encoding="utf-8")
-    files.append(md)
+    files.append(atomic.write_text(md, text))
     return JudgeOutputs(table, text, files, time.perf_counter() - started)
 
 
 def _write(frame: pl.DataFrame, path: Path) -> Path:
-    frame.write_parquet(path)
-    return path
+    return atomic.write_with(path, frame.write_parquet)
 
 
 def _language_files(data: LanguageData, out: Path) -> list[Path]:

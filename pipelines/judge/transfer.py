@@ -34,6 +34,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_sample_weight
 
+from pipelines import atomic
 from pipelines.errors import ConfigError, InputError
 
 PRIMARY_MODEL = "logistic_regression"
@@ -134,13 +135,12 @@ class TrainedJudge:
         """<folder>/<model>.joblib + <model>.json (training language, criteria version, columns)."""
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.model}.joblib"
-        joblib.dump(self, path)
+        atomic.write_with(path, lambda tmp: joblib.dump(self, tmp))
         info = {"model": self.model, "train_lp": self.train_lp, "criteria": self.criteria_signature,
                 "columns": list(self.columns), "n_train": self.n_train, "primary": self.model == PRIMARY_MODEL,
                 **({"threshold": self.estimator.threshold} if isinstance(self.estimator, ChrfThreshold) else {}),
                 **self.meta}
-        (folder / f"{self.model}.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
-                                                   encoding="utf-8")
+        atomic.write_text(folder / f"{self.model}.json", json.dumps(info, indent=1, ensure_ascii=False) + "\n")
         return path
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipelines.mining.association import dice
-from pipelines.mining.params import MiningParams
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 
 
 @dataclass(slots=True)
@@ -56,14 +56,16 @@ def choose(choices: list[Choice], tolerance: float, min_coverage: float) -> Choi
     return chosen
 
 
-def trim_overlong(chosen: Choice, choices: list[Choice], renders_neighbour: Callable[[str], bool]) -> Choice:
+def trim_overlong(chosen: Choice, choices: list[Choice], renders_neighbour: Callable[[str], bool],
+                  params: MiningParams = DEFAULT_PARAMS) -> Choice:
     """The shorter nested rendering when every extra word of the chosen one renders a source word
-    NEXT TO the term (``respiratory distress`` → ``détresse respiratoire aiguë``: ``aiguë`` is
-    ``acute``, the word before the term in most of its units). ``renders_neighbour(key)``: whether
-    ``key`` is an aligned rendering of a word adjacent to the term in at least half its units."""
+    NEXT TO the term (for instance ``status bar`` → ``barre d'état principale`` where ``principale``
+    is ``main``, the word before the term in most of its units). ``renders_neighbour(key)``: whether ``key`` is an
+    aligned rendering of a word adjacent to the term in enough of its units."""
     shorter = [c for c in choices if nested(c.key, chosen.key) and c.coverage >= chosen.coverage]
     for short in sorted(shorter, key=lambda c: (-len(c.key), c.key)):
-        extra = [w for w in _without(chosen.key.split(" "), short.key.split(" ")) if len(w) > 1]
+        extra = [w for w in _without(chosen.key.split(" "), short.key.split(" "))
+                 if len(w) >= params.term_rendering_word_min_chars]
         if extra and all(renders_neighbour(w) for w in extra):
             return short
     return chosen
@@ -88,15 +90,16 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
                   key_hits: dict[str, np.ndarray], params: MiningParams,
                   senses: Sequence[Choice] = ()) -> tuple[Choice, np.ndarray]:
     """Fold into the chosen rendering (one rule, alternatives): aligned one-word renderings sharing a
-    long stem with it (``épidémie`` / ``épidémique`` for ``epidemic``: noun and adjective of one
-    English word) and spelling variants of it (same words without diacritics: ``bronchite aigüe`` /
-    ``bronchite aiguë``). The source word left untranslated is no variant (``hygiene`` in a French
-    target is a copy of the English, not a spelling of ``hygiène``). ``senses``: renderings of the
-    term's other part of speech (a verb sense, ``tousser`` beside ``toux``), joined when of one family."""
+    long stem with it (``économie`` / ``économique`` for ``economy``: noun and adjective of one
+    English word) and spelling variants of it (same words without diacritics: ``règlementation`` /
+    ``réglementation``). The source word left untranslated is no variant (``identity`` in a French
+    target would be a copy of the English, not a spelling of ``identité``). ``senses``: renderings of
+    the term's other part of speech (a verb sense, ``travailler`` beside ``travail``), joined when of
+    one family."""
     units = key_hits[chosen.key]
     siblings = [c for c in choices if c.key != chosen.key and (_stem_sibling(c, chosen, params) or (
         _spelling_variant(c.forms, chosen.forms) and term not in c.forms and c.key != term))]
-    siblings += [c for c in senses if c.key != chosen.key and c not in siblings and _derived(c.key, chosen.key)]
+    siblings += [c for c in senses if c.key != chosen.key and c not in siblings and _derived(c.key, chosen.key, params)]
     if not siblings:
         return chosen, units
     for sib in siblings:
@@ -108,16 +111,17 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
     return merged, units
 
 
-def share_start(a: str, b: str, fraction: float) -> bool:
-    """``a`` and ``b`` share at least three characters and ``fraction`` of the shorter word."""
-    return len(os.path.commonprefix([a, b])) >= max(3, fraction * min(len(a), len(b)))
+def share_start(a: str, b: str, fraction: float, params: MiningParams = DEFAULT_PARAMS) -> bool:
+    """``a`` and ``b`` share at least ``term_shared_prefix_min_chars`` characters and ``fraction``
+    of the shorter word."""
+    return len(os.path.commonprefix([a, b])) >= max(params.term_shared_prefix_min_chars, fraction * min(len(a), len(b)))
 
 
-def _derived(a: str, b: str) -> bool:
-    """Words of one family across parts of speech share their start (``toux``/``tousser``,
-    ``travail``/``travailler``); a verb the aligner linked to a term beside an unrelated noun
-    (``aider`` beside ``téléphonique`` for ``help``) is the term's real sense, not an alternative."""
-    return share_start(a, b, 0.5)
+def _derived(a: str, b: str, params: MiningParams) -> bool:
+    """Words of one family across parts of speech share their start (``travail``/``travailler``);
+    a verb the aligner linked to a term beside an unrelated noun (``aider`` beside ``téléphonique``
+    for ``help``) is the term's real sense, not an alternative."""
+    return share_start(a, b, params.term_family_prefix_share, params)
 
 
 def _spelling_variant(forms: list[str], chosen: list[str]) -> bool:
@@ -131,4 +135,4 @@ def _stem_sibling(c: Choice, chosen: Choice, params: MiningParams) -> bool:
     if " " in chosen.key or " " in c.key or not (c.aligned or c.cognate):
         return False
     return len(os.path.commonprefix([c.key, chosen.key])) >= max(params.term_stem_min_chars,
-                                                                  0.8 * min(len(c.key), len(chosen.key)))
+                                                                  params.term_stem_prefix_share * min(len(c.key), len(chosen.key)))

@@ -14,23 +14,21 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, share_start
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.term_context import drop_rules
-
-if TYPE_CHECKING:
-    from pipelines.mining.term_rules import TermResult
+from pipelines.mining.term_result import TermResult
 
 COMPOUND_JOIN = " - "  # how a lemma key spells a hyphen inside a word (tokens joined by spaces)
 _HYPHENATED = re.compile(r"\w+(?:-\w+)+")
 
 
 def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Counter[str]], s_units: np.ndarray,
-                   folded_targets: Sequence[str]) -> tuple[Choice, np.ndarray] | None:
+                   folded_targets: Sequence[str], params: MiningParams = DEFAULT_PARAMS) -> tuple[Choice, np.ndarray] | None:
     """The compound the aligner linked the term to that holds ``half`` as one of its parts, with its
     inflected forms, counted over all units like any rendering; None when the aligner never linked
     such a compound."""
@@ -48,7 +46,7 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Coun
     spellings = {best_form}
     for index in s_units.tolist():
         for word in _HYPHENATED.findall(folded_targets[index]):
-            if set(word.split("-")) & set(half.forms) and share_start(word, best_form, 0.8):
+            if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.term_compound_prefix_share, params):
                 spellings.add(word)
     forms = sorted(spellings)
     units = np.asarray(sorted({i for hits in unit_hits(forms, folded_targets) for i in hits}), dtype=np.int64)

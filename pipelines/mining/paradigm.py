@@ -1,8 +1,8 @@
 """Every attested form of a multiword rendering: the same lemma sequence, anywhere in the TM targets.
 
 A multiword rendering's forms used to be only the surfaces the ALIGNED occurrences happened to use
-(``maladie infectieuse``), so a correct output in another gender or number (``maladies
-infectieuses``) failed the rule. Here each multiword rendering key (a lemma sequence) collects every
+(``clé publique``), so a correct output in another gender or number (``clés
+publiques``) failed the rule. Here each multiword rendering key (a lemma sequence) collects every
 contiguous token run of the analysed targets with the same lemma sequence. Only attested forms are
 added here; ``generated_forms`` then adds the number/gender forms the TM did not attest, for target
 languages with a generator (French: ``inflect_fr``), at rule level. One-word keys need no attested

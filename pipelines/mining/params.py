@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from pipelines.conventions.model import canonical_json
@@ -27,7 +29,7 @@ class MiningParams:
     term_reverse_ratio: float = 0.5  # a rendering far more associated with another term is that term's
     term_compositional_support: int = 1  # multiword rules with support <= this must be compositional
     term_stem_min_chars: int = 6  # one-word renderings sharing this long a stem join one rule
-    term_reverse_max_support: int = 5  # well-attested rules may share a rendering (outbreak/epidemic → épidémie)
+    term_reverse_max_support: int = 5  # well-attested rules may share a rendering (two synonyms, one French word)
     term_compositional_dice: float = 0.7  # ... and so must weakly associated ones (disease control → contrôle)
     term_compound_share: float = 0.9  # share of a rendering's occurrences hyphen-joined that makes it a compound's half
     term_compound_sample: int = 200  # evidence units read to tell a compound's half (see fragment_of_compound)
@@ -45,6 +47,37 @@ class MiningParams:
     # attest, where the target language has a generator (paradigm.FORM_GENERATORS; French)
     term_boundary_tolerance: float = 0.1  # shorter rendering wins only when it raises coverage by more
     term_conflict_min_share: float = 0.25  # a second rendering this frequent is reported as a conflict
+    term_conflict_min_support: int = 2  # ... and seen in this many units: one unit is noise, not a conflict
+    # --- term candidates and their renderings (term_rules, term_candidates, boundary, compound) --------
+    term_aligned_keys: int = 4  # aligned renderings tried per term: the strongest few (more add only noise)
+    term_aligned_key_share: float = 0.2  # ... each aligned at least this share as often as the strongest
+    term_cognate_min_chars: int = 5  # shorter words are too often alike by chance to count as cognates
+    term_rival_terms: int = 8  # strongest rival terms kept per rendering, for competitive linking
+    term_word_renderings: int = 3  # a source word's top aligned renderings, for the compositional checks
+    term_neighbour_share: float = 0.5  # a word is a term's neighbour when beside it in this share of its units
+    term_edge_min_chars: int = 2  # an edge word of a term span has this many characters (or term_min_chars)
+    term_elided_max_chars: int = 4  # an apostrophe-final word this short is an elided article or pronoun (l', qu')
+    term_cooc_min_chars: int = 2  # a one-letter target word never renders a term on its own
+    term_content_word_min_chars: int = 3  # a shorter word is a function word when counting content words
+    term_rendering_word_min_chars: int = 2  # a one-letter word of a rendering counts for nothing
+    term_cover_share: float = 0.5  # a rendering has counterparts for at least this share of the term's content words
+    term_extra_words_allowed: int = 1  # content words a rendering above term_low_support may add to its term
+    term_adverb_min_chars: int = 6  # shorter -ly words are rarely adverbs (only, fly, rely)
+    term_participle_min_chars: int = 5  # shorter -ed words are rarely participles (red, bed, need)
+    term_plural_stem_min_chars: int = 3  # an English plural keeps a stem this long (bus, gas are no plurals)
+    term_shared_prefix_min_chars: int = 3  # two words share a start only when it is at least this long
+    term_family_prefix_share: float = 0.5  # a verb and a noun of one family share this much of the shorter word
+    term_stem_prefix_share: float = 0.8  # one-word renderings sharing this much of the shorter word are one rule
+    term_compound_prefix_share: float = 0.8  # a hyphenated word sharing this much with a compound is its form
+    term_same_word_prefix_share: float = 0.75  # English words sharing this much of the shorter are one word's forms
+    # --- what the rest of the TM says about a term (term_context) ------------------------------
+    term_word_class_min_aligned: int = 3  # alignments before a word's class is read from its renderings
+    term_modifier_share: float = 2 / 3  # a modifier's renderings are adjectives or verbs at least this often
+    term_noun_min_aligned: int = 2  # alignments before a word can be told a noun
+    term_noun_share: float = 0.5  # a noun's renderings are nouns more often than this
+    term_verb_sense_min_aligned: int = 2  # a verb rendering aligned once is noise, not the term's verb sense
+    term_verb_share: float = 0.5  # a verb rendering is tagged a verb more often than this
+    term_nested_min_occurrences: int = 2  # a term seen once cannot tell whether it only occurs nested
     # A unit failing this improbably many of its term rules is misaligned and left out of the term
     # rules (suspect_units.py; 0 = off). Dev split: no real unit flagged; with every 10th target
     # swapped for another unit's, 60 of 97 swapped units flagged and no other unit.
@@ -59,6 +92,9 @@ class MiningParams:
     casing_min_support: int = 5  # title-like source units
     casing_min_consistency: float = 0.8
     casing_keep_min_units: int = 2  # a capitalised target word kept in this many units joins ``keep``
+    casing_keep_min_ratio: float = 9.0  # ... written capitalised at least this many times per lowercase use
+    casing_script_probe_units: int = 2000  # targets looked at to tell an uncased script (zh, ja): no casing rule
+    casing_title_max_chars: int = 80  # a title-like source's words before / after its first space, at most
     verify_max_units: int = 20_000  # units the non-term families are measured on (sample of larger TMs)
     # --- source copy / numeric / placeholder --------------------------------------------------
     copy_min_support: int = 3
@@ -79,3 +115,21 @@ class MiningParams:
 
 
 DEFAULT_PARAMS = MiningParams()
+
+
+@lru_cache(maxsize=None)
+def _fraction(share: float) -> Fraction:
+    return Fraction(share).limit_denominator(1000)
+
+
+def at_least(part: float, whole: float, share: float) -> bool:
+    """``part >= share × whole``, exact for counts: the share is taken as the simple fraction it
+    stands for (2/3, not 0.666…), so a share moved into the parameters never moves a boundary."""
+    ratio = _fraction(share)
+    return part * ratio.denominator >= ratio.numerator * whole
+
+
+def more_than(part: float, whole: float, share: float) -> bool:
+    """``part > share × whole``, exact for counts (see ``at_least``)."""
+    ratio = _fraction(share)
+    return part * ratio.denominator > ratio.numerator * whole

@@ -45,7 +45,7 @@ def nominal_key(key: str, cands: Candidates) -> bool:
     """``nominal`` on the rendering's tags in context, repaired from each word's tags over the whole
     TM (the small tagger misreads words of short segments): a word that is mostly a noun in the TM
     counts as a noun where the tagger read an adjective or an infinitive, or a doubtful finite verb
-    where a noun phrase can start (``toux`` as ADJ in ``toux sèche``, ``détresse`` as a verb); any
+    where a noun phrase can start (``mise`` as a verb in ``mise en page``, ``ferme`` as ADJ); any
     other doubtful finite verb is a finite verb (``lave``). A backed finite verb stays one."""
     seqs = cands.pos.get(key, Counter())
     words = key.split(" ")
@@ -60,7 +60,7 @@ def nominal_key(key: str, cands: Candidates) -> bool:
             continue
         usual = [_known_tag(cands.pos.get(w)) for w in words]
         # A doubtful verb may be a noun only where a noun phrase can start: first word, or after a
-        # preposition, determiner or elided word (épidémie de grippe, test d'anticorps); after a noun it is the verb of a clause
+        # preposition, determiner or elided word (mise en page, mode d'emploi); after a noun it is the verb of a clause
         # (covid-19 reste).
         opens = [i == 0 or tags[i - 1] in ("ADP", "DET") or words[i - 1].endswith("'") for i in range(len(tags))]
         as_read[" ".join(_settle(t, u, t == DOUBTFUL_VERB and o) for t, u, o in zip(tags, usual, opens))] += count

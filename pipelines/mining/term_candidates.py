@@ -2,7 +2,7 @@
 
 Source candidates: 1..``term_max_words``-word spans of the spaCy tokens whose edge tokens are
 content words (no stop word, number or punctuation at an edge; stop words, digits and hyphens may
-sit inside: "shortness of breath", "type 2 diabetes", "self-isolation"). Renderings: the target
+sit inside: "speed of light", "type 2 error", "two-factor authentication"). Renderings: the target
 span that the word alignment makes consistent with the source span (Och & Ney phrase extraction),
 trimmed of closed-class edge words (determiners, prepositions, elided articles such as ``l’``).
 """
@@ -15,17 +15,18 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pipelines.mining.align import Links
-from pipelines.mining.params import MiningParams
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.tokens import CLOSED_POS, Tok, fold_count
 
 Span = tuple[int, int]  # inclusive token positions
-# Function words a multiword term may hold inside ("shortness of breath"); "and"/"for" phrases are
+# Function words a multiword term may hold inside ("speed of light"); "and"/"for" phrases are
 # coordinations and purpose clauses far more often than terms.
 INNER_STOPS = frozenset({"of"})
 
 
-def _edge_ok(tok: Tok, min_chars: int) -> bool:
-    return tok.is_word and not tok.is_stop and not tok.is_hyphen and len(tok.norm) >= min(2, min_chars)
+def _edge_ok(tok: Tok, params: MiningParams) -> bool:
+    return (tok.is_word and not tok.is_stop and not tok.is_hyphen
+            and len(tok.norm) >= min(params.term_edge_min_chars, params.term_min_chars))
 
 
 def _glued_number(toks: Sequence[Tok], i: int, inward: int) -> bool:
@@ -47,7 +48,7 @@ def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[t
     word boundaries fall at hyphens)."""
     out: list[tuple[Span, str]] = []
     for i, first in enumerate(toks):
-        if not (_edge_ok(first, params.term_min_chars) or _glued_number(toks, i, 1)):
+        if not (_edge_ok(first, params) or _glued_number(toks, i, 1)):
             continue
         words = 0
         for j in range(i, min(len(toks), i + 2 * params.term_max_words)):
@@ -58,19 +59,19 @@ def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[t
             if words > params.term_max_words:
                 break
             if j > i and tok.is_stop and tok.is_word and tok.norm not in INNER_STOPS:
-                break  # "shortness of breath" yes, "avoid buying the tickets" no
-            if _edge_ok(tok, params.term_min_chars) or (j > i and _glued_number(toks, j, -1)):
+                break  # "speed of light" yes, "avoid buying the tickets" no
+            if _edge_ok(tok, params) or (j > i and _glued_number(toks, j, -1)):
                 surface = fold_count(text[first.start:tok.end])
                 if len(surface) >= params.term_min_chars and not (" " in surface and any(cut_edges(toks, (i, j)))):
                     out.append(((i, j), surface))  # "official names COVID" (of COVID-19) is a fragment
     return out
 
 
-def _closed(tok: Tok) -> bool:
+def _closed(tok: Tok, params: MiningParams) -> bool:
     """Edge words a rendering never starts or ends with."""
     if tok.is_hyphen or not tok.is_word or tok.norm.startswith("-"):
         return True
-    if tok.norm.endswith("'") and len(tok.norm) <= 4:  # elided article/pronoun: l' d' qu' n'
+    if tok.norm.endswith("'") and len(tok.norm) <= params.term_elided_max_chars:  # elided: l' d' qu' n'
         return True
     if tok.pos:
         return tok.pos in CLOSED_POS
@@ -98,7 +99,7 @@ _REORDERED = frozenset({"ADP", "DET"})  # function words inside a reordered noun
 
 
 def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
-                   cut: tuple[bool, bool] = (True, True)) -> Span | None:
+                   cut: tuple[bool, bool] = (True, True), params: MiningParams = DEFAULT_PARAMS) -> Span | None:
     """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
     An edge the source term does not ``cut`` inside a hyphenated word grows over the rest of a
     hyphenated target word that renders nothing outside the term (``gastrointestinal disease`` is
@@ -111,14 +112,14 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
     a, b = min(targets), max(targets)
     # A target word inside the span that belongs to a source word outside makes it inconsistent,
     # except a preposition or article inside a multiword term's reordered rendering: IBM-1 links
-    # ``de`` of ``taux de mortalité`` to the ``of`` after ``mortality rate`` (dev split: +38 rules,
-    # about 5 in 6 of them right by our reading, mortality rate and sore throat → mal de gorge).
+    # ``de`` of ``vitesse de la lumière`` to an ``of`` after ``light speed``; dev split: +38 rules,
+    # about 5 in 6 of them right by our reading.
     # A one-word term keeps the strict check: across a preposition it is mostly a longer phrase.
     if any(a <= j <= b and not lo <= i <= hi and (lo == hi or tgt[j].pos not in _REORDERED) for i, j in links):
         return None
-    while a <= b and _closed(tgt[a]) and not _glued_number(tgt, a, 1):
+    while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
         a += 1
-    while b >= a and _closed(tgt[b]) and not (b > a and _glued_number(tgt, b, -1)):
+    while b >= a and _closed(tgt[b], params) and not (b > a and _glued_number(tgt, b, -1)):
         b -= 1
     if a > b:
         return None
@@ -160,13 +161,13 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
     per unit, the symmetrised links and the sure ones (both directions agree).
 
     Where a term's span is inconsistent under the symmetrised links (a grown link ties a word of
-    the rendering to a neighbour: ``hiv medications`` → ``médicaments contre le vih``), the sure
+    the rendering to a neighbour: ``password manager`` → ``gestionnaire de mots de passe``), the sure
     links may still give a span. Such a span only corroborates a rendering the symmetrised links
     found for the same term elsewhere: on its own it is too often wrong on rare words (on the dev split
     it would add 514 one-unit rules, many wrong: ``irregular`` → ``battements``, ``Asian`` →
     ``originaires``), while as corroboration it lifts the support of
-    renderings a few inconsistent units had hidden (``coronavirus outbreak`` → ``épidémie de
-    coronavirus``)."""
+    renderings a few inconsistent units had hidden (a multiword term whose rendering is reordered
+    around a preposition)."""
     terms: dict[str, TermCandidate] = defaultdict(TermCandidate)
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     pos: dict[str, Counter[str]] = defaultdict(Counter)
@@ -181,9 +182,9 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
             cand.next_words[_next_word(stoks, span[1])] += 1
             cut = cut_edges(stoks, span)
-            rspan = rendering_span(span, grown, ttoks, params.term_max_rendering_words, cut)
+            rspan = rendering_span(span, grown, ttoks, params.term_max_rendering_words, cut, params)
             if rspan is None:
-                rspan = rendering_span(span, sure, ttoks, params.term_max_rendering_words, cut)
+                rspan = rendering_span(span, sure, ttoks, params.term_max_rendering_words, cut, params)
                 if rspan is not None:
                     corroborating[surface][_key(ttoks, rspan)] += 1
                 continue
@@ -194,7 +195,7 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             pos[key][" ".join(t.pos for t in ttoks[a:b + 1])] += 1
         keys = set()
         for tok in ttoks:
-            if not _closed(tok) and len(tok.norm) >= 2:
+            if not _closed(tok, params) and len(tok.norm) >= params.term_cooc_min_chars:
                 keys.add(tok.key)
                 forms[tok.key][tok.norm] += 1
                 pos[tok.key][tok.pos] += 1

@@ -9,19 +9,17 @@ ruled term is a fragment of it (C-value's nested terms).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from pipelines.mining.boundary import share_start
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more_than
 from pipelines.mining.rendering_class import FINITE
 from pipelines.mining.term_candidates import Candidates
-
-if TYPE_CHECKING:
-    from pipelines.mining.term_rules import TermResult
+from pipelines.mining.term_result import TermResult
 
 
-def other_word(rival: str, term: str) -> bool:
+def other_word(rival: str, term: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
     """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
-    return not share_start(rival, term, 0.75)
+    return not share_start(rival, term, params.term_same_word_prefix_share, params)
 
 
 def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[str]]:
@@ -40,52 +38,56 @@ def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[
     return out
 
 
-def modifier_words(cands: Candidates) -> frozenset[str]:
+def modifier_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:
     """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
     TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
     ``possible``, ``sent`` → ``envoyés``). An English noun phrase ends in its head noun, so a rare
     multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
-    symmetry``). Words aligned fewer than three times have no profile."""
+    symmetry``). Words aligned fewer than ``term_word_class_min_aligned`` times have no profile."""
     out = set()
-    for word, votes in _word_class_votes(cands, 3).items():
+    for word, votes in _word_class_votes(cands, params.term_word_class_min_aligned).items():
         total = sum(cands.terms[word].aligned.values())
-        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and \
-                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")) * 3 >= 2 * total:
+        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and at_least(
+                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")), total, params.term_modifier_share):
             out.add(word)
     return frozenset(out)
 
 
-def noun_words(cands: Candidates) -> frozenset[str]:
-    """English words whose aligned renderings are mostly French nouns (aligned twice at least)."""
-    return frozenset(word for word, votes in _word_class_votes(cands, 2).items()
-                     if sum(n for t, n in votes.items() if t in ("NOUN", "PROPN")) * 2 > sum(votes.values()) > 0)
+def noun_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:
+    """English words whose aligned renderings are mostly French nouns (aligned at least
+    ``term_noun_min_aligned`` times)."""
+    return frozenset(word for word, votes in _word_class_votes(cands, params.term_noun_min_aligned).items()
+                     if sum(votes.values()) > 0 and more_than(sum(n for t, n in votes.items() if t in ("NOUN", "PROPN")),
+                                                              sum(votes.values()), params.term_noun_share))
 
 
-def verb_senses(name: str, cands: Candidates) -> list[str]:
-    """One-word verb renderings the aligner links to a one-word term at least twice: the term's verb
-    sense (``cough`` → ``toux`` and ``toussez``; ``spread`` → ``propagation`` and ``propagé``), joined
-    to the chosen one-word rendering as alternatives when of its word family (``boundary.with_siblings``),
-    since the source word triggers the rule in either sense. A rendering of their own only for a word
-    with no nominal rendering at all (``enable`` → ``activer``, see ``term_rules._candidate_keys``)."""
+def verb_senses(name: str, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> list[str]:
+    """One-word verb renderings the aligner links to a one-word term at least
+    ``term_verb_sense_min_aligned`` times: the term's verb sense (``work`` → ``travail`` and
+    ``travaillez``), joined to the chosen one-word rendering as alternatives when of its word family
+    (``boundary.with_siblings``), since the source word triggers the rule in either sense. A rendering
+    of their own only for a word with no nominal rendering at all (``confirm`` → ``confirmer``, see
+    ``term_rules._candidate_keys``)."""
     if " " in name:
         return []
     return sorted(k for k, n in cands.terms[name].aligned.items()
-                  if " " not in k and n >= 2 and mostly_verb(cands.pos.get(k)))
+                  if " " not in k and n >= params.term_verb_sense_min_aligned and mostly_verb(cands.pos.get(k), params))
 
 
-def mostly_verb(tags: Counter[str] | None) -> bool:
+def mostly_verb(tags: Counter[str] | None, params: MiningParams = DEFAULT_PARAMS) -> bool:
     if not tags:
         return False
     verbs = sum(n for t, n in tags.items() if t == "VERB" or t in FINITE)
-    return verbs * 2 > sum(tags.values())
+    return more_than(verbs, sum(tags.values()), params.term_verb_share)
 
 
-def drop_nested(result: TermResult, cands: Candidates) -> None:
+def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> None:
     """C-value's nested-term principle, for English noun phrases (head last): a multiword rule whose
     term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
     ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
-    at the end keeps its head and stands alone (``renal disease`` in ``chronic renal disease``), as
-    may one word (``transmissible``). Terms seen once are kept: one occurrence cannot tell."""
+    at the end keeps its head and stands alone (``key file`` in ``private key file``), as may one
+    word (``transmissible``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
+    one occurrence cannot tell."""
     by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
     nested: set[str] = set()
     for longer in by_term:
@@ -93,12 +95,12 @@ def drop_nested(result: TermResult, cands: Candidates) -> None:
         outer = cands.terms[longer].occurrences
         for size in range(2, len(words)):
             inner = " ".join(words[:size])
-            if inner in by_term and cands.terms[inner].occurrences == outer >= 2:
+            if inner in by_term and cands.terms[inner].occurrences == outer >= params.term_nested_min_occurrences:
                 nested.add(inner)
     drop_rules(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term")
 
 
-def drop_headless(result: TermResult, cands: Candidates) -> None:
+def drop_headless(result: TermResult, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> None:
     """A multiword term always followed by the same noun, where that noun and the term's last word
     make a phrase seen in more units than the term itself (``PHE reference`` + ``laboratories``,
     ``COVID-19-specific animal`` + ``models``), ends in a modifier of that phrase: its head is the
@@ -106,7 +108,7 @@ def drop_headless(result: TermResult, cands: Candidates) -> None:
     this asks the phrase to recur instead, so it also holds for terms seen once. Nouns are told by
     their French renderings (``noun_words``): ``public places like`` or ``limited data available``
     end in their head."""
-    nouns = noun_words(cands)
+    nouns = noun_words(cands, params)
     headless: set[str] = set()
     for conv in result.conventions:
         term = conv.dimension.removeprefix("term:")

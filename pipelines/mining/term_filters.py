@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 import spacy
 
-from pipelines.mining.params import MiningParams
-
-if TYPE_CHECKING:
-    from pipelines.mining.term_rules import Choice
+from pipelines.mining.boundary import Choice
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 
 # Acronyms spelled like a function word (WHO, US, IT) trigger only when written in capitals.
 STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_words)
@@ -35,31 +32,33 @@ def joined_sentences(spelling: str) -> bool:
     return _JOINED_SENTENCES.search(spelling) is not None
 
 
-def content_words(text: str) -> int:
-    return sum(1 for w in text.replace("-", " ").split(" ") if len(w) > 2 and w not in STOP_LIKE)
+def content_words(text: str, params: MiningParams = DEFAULT_PARAMS) -> int:
+    return sum(1 for w in text.replace("-", " ").split(" ")
+               if len(w) >= params.term_content_word_min_chars and w not in STOP_LIKE)
 
 
-def covers(term: str, key: str) -> bool:
+def covers(term: str, key: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
     """A rendering far shorter than its term translates only part of it (``share of annual revenue``
-    → ``revenus``): at least half the term's content words must have a counterpart."""
-    return 2 * max(1, len([w for w in key.replace(" - ", "-").split(" ") if len(w) > 1])) >= content_words(term)
+    → ``revenus``): at least ``term_cover_share`` of the term's content words need a counterpart."""
+    words = len([w for w in key.replace(" - ", "-").split(" ") if len(w) >= params.term_rendering_word_min_chars])
+    return at_least(max(1, words), content_words(term, params), params.term_cover_share)
 
 
-def adverb(word: str, vocabulary: set[str]) -> bool:
+def adverb(word: str, vocabulary: set[str], params: MiningParams = DEFAULT_PARAMS) -> bool:
     """English -ly adverbs (``successfully``, ``possibly``, ``easily``): phrasing, not terms. A word
     counts as an adverb when its base (successful, possible, easy) is itself a word of the TM."""
-    if not word.endswith("ly") or len(word) < 6:
+    if not word.endswith("ly") or len(word) < params.term_adverb_min_chars:
         return False
     return any(base in vocabulary for base in (word[:-2], word[:-1] + "e", word[:-3] + "y"))
 
 
-def compositional(term: str, key: str, word_keys: dict[str, set[str]]) -> bool:
+def compositional(term: str, key: str, word_keys: dict[str, set[str]], params: MiningParams = DEFAULT_PARAMS) -> bool:
     """Every content word of a multiword term has one of its own aligned renderings inside ``key``
-    (``immune system`` → ``système immunitaire``: system→système, immune→immunitaire). A phrase
-    seen once has no other evidence; this keeps real terms and drops clause fragments."""
+    (``operating system`` → ``système d'exploitation``: system→système, operating→exploitation). A
+    phrase seen once has no other evidence; this keeps real terms and drops clause fragments."""
     inside = set(key.split(" "))
     for word in term.replace("-", " ").split(" "):
-        if len(word) <= 2 or word in STOP_LIKE:
+        if len(word) < params.term_content_word_min_chars or word in STOP_LIKE:
             continue
         if not any(set(k.split(" ")) & inside for k in word_keys.get(word, ())):
             return False
@@ -97,17 +96,17 @@ def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str]
     return not target_sides <= (hyphen_sides([term], sources, share) or frozenset())
 
 
-def stem(term: str) -> str:
+def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
     """English plural folded away (trials → trial, viruses → virus): a term and its plural are
     one term when deciding whose rendering a target phrase is."""
     for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
-        if term.endswith(suffix) and len(term) > len(suffix) + 2:
+        if term.endswith(suffix) and len(term) - len(suffix) >= params.term_plural_stem_min_chars:
             return term[: -len(suffix)] + repl
     return term
 
 
-def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]]) -> float:
-    return max((d for d, t in best_dice.get(key, []) if stem(t) != stem(term)), default=0.0)
+def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]], params: MiningParams) -> float:
+    return max((d for d, t in best_dice.get(key, []) if stem(t, params) != stem(term, params)), default=0.0)
 
 
 def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
@@ -124,32 +123,32 @@ def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, lis
     # → ``économiser``, ``United`` → ``royaume``). A cognate, or a phrase built from its words' own
     # renderings, is a second, independent line of evidence.
     if chosen.coverage <= params.term_no_majority and not chosen.cognate and (
-            " " not in term or not compositional(term, chosen.key, word_keys)):
+            " " not in term or not compositional(term, chosen.key, word_keys, params)):
         return "no_majority"
     if chosen.support <= 1 and len(term.split(" ")) > params.term_singleton_max_words:
         return "long_singleton"
     if (" " in term and (chosen.support <= params.term_compositional_support or chosen.dice < params.term_compositional_dice)
-            and not compositional(term, chosen.key, word_keys)):
+            and not compositional(term, chosen.key, word_keys, params)):
         return "not_compositional"
-    extra = content_words(chosen.key) - content_words(term)
-    if extra > (0 if chosen.support <= params.term_low_support else 1):
+    extra = content_words(chosen.key, params) - content_words(term, params)
+    if extra > (0 if chosen.support <= params.term_low_support else params.term_extra_words_allowed):
         return "rendering_adds_words"  # "research efforts" → "efforts importants dans la recherche"
     if not all(_PLAIN_FORM.fullmatch(f) for f in chosen.forms):
         return "odd_rendering"  # "p.", fragments with punctuation
-    if not covers(term, chosen.key):
+    if not covers(term, chosen.key, params):
         return "partial_rendering"
     words = term.split(" ")
     if len(words) > 1 and words[0] in COUNT_WORDS:
         return "count_phrase"  # "million children" of "1.5 million children": a quantity, not a term
-    if adverb(words[0], vocabulary) or adverb(words[-1], vocabulary):
+    if adverb(words[0], vocabulary, params) or adverb(words[-1], vocabulary, params):
         return "adverb"
-    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) > 4:
+    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) >= params.term_participle_min_chars:
         return "ends_in_participle"  # "people infected", "cases reported": clauses, not terms
     if words[-1].endswith("ing") and chosen.support <= params.term_low_support:
         return "rare_gerund"  # "investigating", "patients showing": verbs unless well attested
     if not (term[0].isalnum() and term[-1].isalnum()):
         return "ragged_edge"
     if (chosen.support <= params.term_reverse_max_support
-            and chosen.dice < params.term_reverse_ratio * _rival_dice(term, chosen.key, best_dice)):
+            and chosen.dice < params.term_reverse_ratio * _rival_dice(term, chosen.key, best_dice, params)):
         return "rendering_belongs_to_other_term"  # competitive linking: santé publique ↔ public health
     return None

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -26,7 +25,7 @@ from pipelines.mining.compound import drop_compound_of_longer_term, whole_compou
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.paradigm import add_attested_forms, generated_forms
-from pipelines.mining.params import MiningParams
+from pipelines.mining.params import MiningParams, at_least
 from pipelines.mining.rendering_class import nominal_key
 from pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from pipelines.mining.term_context import (
@@ -42,17 +41,11 @@ from pipelines.mining.term_filters import (
     joined_sentences,
     reject,
 )
+from pipelines.mining.term_result import TermResult
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
-
-
-@dataclass(slots=True)
-class TermResult:
-    conventions: list[Convention]
-    evidence: dict[str, tuple[list[int], list[int]]]  # convention_id -> (evidence, counter) unit indices
-    conflicts: list[dict[str, object]] = field(default_factory=list)
-    stats: dict[str, int] = field(default_factory=dict)
+CONFLICT_FORMS_SHOWN = 10  # forms listed per rendering in a conflict record (the evidence table has all)
 
 
 def sample_indices(corpus: Corpus, limit: int) -> list[int]:
@@ -89,13 +82,13 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     """Aligned renderings (the strongest few) and truncations of them (boundary repair); for terms
     seen in enough units, target content words co-occurring in most of its units (a fallback used
     only when no aligned rendering is consistent enough). Terms are nominal; a one-word term with no
-    nominal rendering takes its verb renderings instead (UI actions: ``Enable`` → ``activer``,
-    ``Select`` → ``sélectionner``; VPN XLIFF dev)."""
+    nominal rendering takes its verb renderings instead (UI actions: ``Select`` → ``sélectionner``,
+    ``Confirm`` → ``confirmer``; VPN XLIFF dev)."""
     keys: list[str] = []
     if term.aligned:
         ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
         top = ranked[0][1]
-        keys = [k for k, n in ranked[:4] if n * 5 >= top]
+        keys = [k for k, n in ranked[:params.term_aligned_keys] if at_least(n, top, params.term_aligned_key_share)]
         for k in list(keys):
             keys += [t for t in _truncations(k, cands.forms) if t not in keys]
     counts: Counter[str] = Counter()
@@ -108,8 +101,8 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     nominal = [k for k in keys if nominal_key(k, cands)]
     if nominal or " " in name:
         return nominal
-    # A word the TM only ever renders as a verb (UI actions: enable → activer) is a verb term.
-    return [k for k in verb_senses(name, cands) if term.aligned[k] >= params.term_verb_min_aligned]
+    # A word the TM only ever renders as a verb (UI actions: confirm → confirmer) is a verb term.
+    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.term_verb_min_aligned]
 
 
 def _form(cands: Candidates, key: str) -> str:
@@ -118,9 +111,9 @@ def _form(cands: Candidates, key: str) -> str:
 
 
 def cognate(term: str, form: str, params: MiningParams) -> bool:
-    """Orthographically close single words (``immunity``/``immunité``, ``transmissible``): in a
+    """Orthographically close single words (``address``/``adresse``, ``transmissible``): in a
     technical TM such a target word is almost always the rendering, even where alignment failed."""
-    if " " in term or " " in form or min(len(term), len(form)) < 5:
+    if " " in term or " " in form or min(len(term), len(form)) < params.term_cognate_min_chars:
         return False
     return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
 
@@ -132,7 +125,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
-    senses_of = {t: verb_senses(t, cands) for t in terms}
+    senses_of = {t: verb_senses(t, cands, params) for t in terms}
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
     src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources))))
@@ -153,10 +146,11 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     for t, choices in choices_of.items():
         for c in choices:
             rivals.setdefault(c.key, []).append((c.dice, t))
-    best_dice = {k: sorted(v, reverse=True)[:8] for k, v in rivals.items()}
+    best_dice = {k: sorted(v, reverse=True)[:params.term_rival_terms] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
-    word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
-    modifiers = modifier_words(cands)
+    word_keys = {t: {k for k, _ in c.aligned.most_common(params.term_word_renderings)}
+                 for t, c in cands.terms.items() if " " not in t}
+    modifiers = modifier_words(cands, params)
     rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
     for word, keys in word_keys.items():
         for key in keys:
@@ -166,23 +160,27 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
             result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
-                params, result, _neighbour_test(term, cands, rendered_by), modifiers, sense_choices.get(term, []))
-    drop_nested(result, cands)
-    drop_headless(result, cands)
+                params, result, _neighbour_test(term, cands, rendered_by, params), modifiers, sense_choices.get(term, []))
+    drop_nested(result, cands, params)
+    drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
     return result
 
 
-def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]]) -> Callable[[str], bool]:
-    """Whether a rendering key renders a source word adjacent to ``term`` in at least half its units
-    (the span ``word term`` or ``term word`` is itself a candidate seen that often)."""
-    half = len(cands.terms[term].units) / 2
+def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]],
+                    params: MiningParams) -> Callable[[str], bool]:
+    """Whether a rendering key renders a source word adjacent to ``term`` in at least
+    ``term_neighbour_share`` of its units (the span ``word term`` or ``term word`` is itself a
+    candidate seen that often)."""
+    units = len(cands.terms[term].units)
+    share = params.term_neighbour_share
     empty = TermCandidate()
 
     def renders(key: str) -> bool:
-        return any(len(cands.terms.get(f"{w} {term}", empty).units) >= half
-                   or len(cands.terms.get(f"{term} {w}", empty).units) >= half for w in rendered_by.get(key, ()))
+        return any(at_least(len(cands.terms.get(f"{w} {term}", empty).units), units, share)
+                   or at_least(len(cands.terms.get(f"{term} {w}", empty).units), units, share)
+                   for w in rendered_by.get(key, ()))
     return renders
 
 
@@ -216,7 +214,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
-    chosen = trim_overlong(chosen, choices, renders_neighbour)
+    chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
     occurrences = cands.terms[term].occurrences
@@ -231,7 +229,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             and term.split(" ")[-1] in modifiers:
         why = "ends_in_modifier"  # "way possible", "nucleocapsid of helical", "kits sent": no head noun
     if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
-            other_word(t, term) and cognate(t, _form(cands, chosen.key), params) for _, t in best_dice.get(chosen.key, [])):
+            other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)
+            for _, t in best_dice.get(chosen.key, [])):
         why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = ""
@@ -240,7 +239,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
             params.term_compound_share):
-        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets)
+        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
             why = "fragment_of_compound"
         else:  # the whole compound stands as a candidate of its own, through the same filters
@@ -278,11 +277,11 @@ def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningPa
               *, mandated: bool) -> None:
     """Report a second rendering that is neither part of nor contains the chosen one and is frequent."""
     rivals = [c for c in choices if c.key != chosen.key and c.key not in chosen.key and chosen.key not in c.key
-              and c.coverage >= params.term_conflict_min_share and c.support >= 2]
+              and c.coverage >= params.term_conflict_min_share and c.support >= params.term_conflict_min_support]
     if not rivals:
         return
     result.conflicts.append({
         "kind": "term", "dimension": f"term:{term}", "src": term, "resolved": mandated,
-        "renderings": [{"lemma_key": c.key, "forms": c.forms[:10], "support": c.support, "coverage": round(c.coverage, 4),
+        "renderings": [{"lemma_key": c.key, "forms": c.forms[:CONFLICT_FORMS_SHOWN], "support": c.support, "coverage": round(c.coverage, 4),
                         "chosen": c.key == chosen.key} for c in [chosen, *rivals]],
     })

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
 from pipelines.errors import InputError
 from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache
@@ -83,12 +84,10 @@ def write_references(records: list[ReferenceRecord], path: Path, *, meta: Mappin
     """JSONL: a header line ``{"format", ...meta}``, then one record a line."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with atomic.atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"format": FORMAT, **dict(meta or {})}, ensure_ascii=False) + "\n")
         for record in records:
             handle.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
-    tmp.replace(path)
     return path
 
 

@@ -7,7 +7,6 @@ measured on the client's tm_units per split; a gold item counts for a split only
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,8 +16,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions, resolve_conventions_path
+from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
+from pipelines.conventionset.store import convention_source
 from pipelines.errors import InputError
 from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
 from pipelines.registration.freeze import load_registration, sha256_file
@@ -51,12 +51,12 @@ class ConventionSet:
 
 
 def load_set(path: Path) -> ConventionSet:
-    """A set folder (conventions.jsonl/.parquet + manifest.json) or a bare conventions file."""
-    file = resolve_conventions_path(Path(path))
+    """A complete set folder (verified against its manifest, ``conventionset.store``) or a bare
+    conventions file."""
+    file, opened = convention_source(Path(path))
     directory = file.parent
-    manifest_path = directory / "manifest.json"
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
-    version = str(manifest["set_version"]) if manifest and "set_version" in manifest else f"file:{sha256_file(file)[:16]}"
+    manifest = opened.manifest if opened else None
+    version = opened.set_version if opened else f"file:{sha256_file(file)[:16]}"
     return ConventionSet(list(load_conventions(file)), directory, version,
                          manifest.get("split") if manifest else None, manifest is not None and "split" in manifest,
                          manifest.get("origin") if manifest else None)

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
 from pipelines.errors import (
     FrozenRegistrationChangedError,
     InputError,
@@ -120,14 +121,16 @@ def freeze_registration(spec: dict[str, Any], *, root: Path, registrations_dir: 
     client_dir.mkdir(parents=True, exist_ok=True)
     version = next_version(client_dir)
     reg_dir = client_dir / version
-    (reg_dir / "gold").mkdir(parents=True)
-    try:
+    # Built in a temporary folder renamed into place: a failed or killed freeze never leaves a
+    # half-written version that looks frozen (a concurrent freeze of the same version fails).
+    with atomic.atomic_dir(reg_dir) as building:
+        (building / "gold").mkdir()
         gold = []
         for entry in spec["gold"]:
             src = (root / entry["source"]).resolve()
             if not src.is_file():
                 raise RegistrationError(f"gold {entry['name']}: file not found: {src}")
-            dest = reg_dir / "gold" / src.name
+            dest = building / "gold" / src.name
             shutil.copyfile(src, dest)
             gold.append(GoldFile(name=entry["name"], path=f"gold/{src.name}", sha256=sha256_file(dest),
                                  kind=entry["kind"], src_lang=entry["src_lang"], tgt_lang=entry["tgt_lang"],
@@ -143,14 +146,11 @@ def freeze_registration(spec: dict[str, Any], *, root: Path, registrations_dir: 
             claim_levels=list(spec["claim_levels"]), counting_rules=COUNTING_RULES,
             description=str(spec.get("description", "")),
         )
-        _validate(reg, root, reg_dir)
+        _validate(reg, root, building)
         payload = reg.payload()
         reg.field_hashes = field_hashes_of(payload)
         reg.registration_hash = hash_payload(payload)
-        (reg_dir / REGISTRATION_FILE).write_text(reg.to_json(), encoding="utf-8")
-    except BaseException:
-        shutil.rmtree(reg_dir, ignore_errors=True)  # a half-written version must not look frozen
-        raise
+        (building / REGISTRATION_FILE).write_text(reg.to_json(), encoding="utf-8")
     return reg_dir
 
 

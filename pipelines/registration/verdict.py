@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
+
 EVALUATION_FILE = "evaluation.json"
 EVALUATION_FORMAT = "housestyle-evaluation/1"
 
@@ -56,11 +58,8 @@ class Evaluation:
 
     def write(self, directory: Path) -> Path:
         """evaluation.json in the set's folder: status lives here, so the set_version never changes."""
-        path = Path(directory) / EVALUATION_FILE
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(path)
-        return path
+        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        return atomic.write_text(Path(directory) / EVALUATION_FILE, text)
 
     def summary_lines(self) -> list[str]:
         """Readable lines for the CLI and the asset metadata."""

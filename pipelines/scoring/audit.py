@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pipelines import atomic
 from pipelines.errors import InputError
-
-AUDIT_FILE = "audit.json"
+from pipelines.scoring.run_record import AUDIT_FILE, open_run
 
 
 def failures_digest(run_dir: Path) -> str:
@@ -45,12 +45,11 @@ def audit_status(run_dir: Path) -> tuple[str, str]:
 
 
 def acknowledge(run_dir: Path, reviewer: str, note: str) -> None:
-    """Record that ``reviewer`` reviewed the failure list of ``run_dir`` and re-render the report."""
-    from pipelines.scoring.report import write_report
-
+    """Record that ``reviewer`` reviewed the failure list of ``run_dir`` (a complete run: an
+    interrupted or altered one is refused before anything is recorded). The report shows the new
+    label once re-rendered (``runs.acknowledge_run`` does both)."""
     run_dir = Path(run_dir)
-    if not (run_dir / "failures.parquet").is_file() or not (run_dir / "run.json").is_file():
-        raise InputError("not a scoring run directory (no failures.parquet / run.json)", path=str(run_dir))
+    open_run(run_dir)
     if not reviewer.strip():
         raise InputError("an acknowledgement needs a reviewer name", path=str(run_dir))
     entries = _entries(run_dir)
@@ -60,5 +59,4 @@ def acknowledge(run_dir: Path, reviewer: str, note: str) -> None:
         "acknowledged_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "failures_sha256": failures_digest(run_dir),
     })
-    (run_dir / AUDIT_FILE).write_text(json.dumps({"acknowledgements": entries}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    write_report(run_dir)
+    atomic.write_text(run_dir / AUDIT_FILE, json.dumps({"acknowledgements": entries}, indent=1, ensure_ascii=False) + "\n")

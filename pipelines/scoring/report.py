@@ -10,13 +10,19 @@ characters highlighted (capped per system × dimension; failures.parquet holds e
 from __future__ import annotations
 
 import json
+import math
 from html import escape
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from pipelines import atomic
+from pipelines.scoring.audit import audit_status
+from pipelines.scoring.run_record import REPORT_FILE, open_run
+
 FAILURES_SHOWN = 25  # per system × dimension in the HTML; the parquet file has them all
+NO_SCORE = "—"  # shown where nothing was scored (a header-only system): never "nan" or 0
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222}
@@ -30,7 +36,7 @@ details{margin:.3em 0}summary{cursor:pointer}.muted{color:#777}
 
 def heat(score: float | None) -> str:
     """Cell colour: red (0) → yellow → green (100); grey when nothing was scored."""
-    if score is None:
+    if score is None or math.isnan(score):
         return "#eeeeee"
     return f"hsl({int(score * 1.2)},70%,78%)"
 
@@ -68,7 +74,8 @@ def _table(frame: pl.DataFrame, numeric: set[str]) -> str:
     for row in frame.iter_rows():
         cells = []
         for name, value in zip(frame.columns, row):
-            text = "" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value))
+            text = "" if value is None else (
+                (NO_SCORE if math.isnan(value) else f"{value:.2f}") if isinstance(value, float) else str(value))
             cls = ' class="num"' if name in numeric else ""
             cells.append(f"<td{cls}>{escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -87,7 +94,7 @@ def _heatmap(dims: pl.DataFrame, systems: list[str]) -> str:
                 continue
             r = hit.row(0, named=True)
             score = r["score"]
-            label = "n/a" if score is None else f"{score:.1f}"
+            label = NO_SCORE if score is None or math.isnan(score) else f"{score:.1f}"
             title = f"{r['passed']}/{r['scored']} passed, {r['missing']} missing"
             cells.append(
                 f'<td class="num" style="background:{heat(score)}" title="{escape(title)}">{label}'
@@ -135,10 +142,8 @@ def _notes(conventions: list[dict[str, Any]]) -> str:
 
 
 def render(run_dir: Path) -> str:
-    """The report HTML for a run directory."""
-    from pipelines.scoring.audit import audit_status  # audit re-renders reports: import lazily
-
-    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    """The report HTML for a complete run directory (an incomplete one is refused: ``run_record``)."""
+    run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     dims = pl.read_parquet(run_dir / "dimension_scores.parquet")
     failures = pl.read_parquet(run_dir / "failures.parquet")
@@ -178,8 +183,4 @@ failures.parquet holds all {len(failures)}. ⍽ = U+00A0, ˽ = U+202F, ␣ = pla
 
 def write_report(run_dir: Path) -> Path:
     """(Re)write report.html atomically."""
-    path = run_dir / "report.html"
-    tmp = run_dir / "report.html.tmp"
-    tmp.write_text(render(run_dir), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return atomic.write_text(run_dir / REPORT_FILE, render(run_dir))

@@ -9,54 +9,48 @@ to the exact rules and outputs. Runs of a set are stored under
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pipelines.conventions.io import load_conventions, resolve_conventions_path, write_conventions
-from pipelines.conventions.model import canonical_json
-from pipelines.errors import InputError
+from pipelines import atomic
+from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.conventions.model import Convention, canonical_json
 from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.engine import score_systems
+from pipelines.conventionset.store import convention_source
+from pipelines.conventionset.version import sha256_file
+from pipelines.errors import InputError
+from pipelines.scoring.audit import acknowledge, audit_status
 from pipelines.scoring.report import write_report
+from pipelines.scoring.run_record import (
+    begin_run,
+    commit_run,
+    copy_run,
+    open_run,
+)
 from pipelines.scoring.signature import code_version, set_hash
 from pipelines.segments import load_segments
 
-RUN_FILES = ("scores.parquet", "dimension_scores.parquet", "failures.parquet", "coverage.parquet",
-             "adequacy.parquet", "conventions.jsonl", "run.json", "report.html")
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def set_version_of(conventions_path: Path, fallback: str) -> str:
-    """The set_version from a convention-set directory's manifest.json (beside the file), else
-    ``fallback`` (``set-<hash of the convention ids>`` for a loose file)."""
-    path = Path(conventions_path)
-    manifest = (path if path.is_dir() else path.parent) / "manifest.json"
-    if manifest.is_file():
-        version = json.loads(manifest.read_text(encoding="utf-8")).get("set_version")
-        if isinstance(version, str) and version:
-            return version
-    return fallback
+def open_conventions(conventions_path: Path, *, regex_guard: bool = True) -> tuple[Path, list[Convention], str]:
+    """(conventions file, its conventions, set_version): a set folder (or a file of one) is read only
+    when complete (``conventionset.store``) and carries its manifest's version; a loose file is
+    ``set-<hash of the convention ids>``."""
+    file, opened = convention_source(Path(conventions_path))
+    conventions = load_conventions(file, regex_guard=regex_guard)
+    return file, conventions, opened.set_version if opened else f"set-{set_hash(conventions)}"
 
 
 def _input(path: Path) -> dict[str, str]:
-    return {"path": str(path), "sha256": file_sha256(path)}
+    return {"path": str(path), "sha256": sha256_file(path)}
 
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
              set_version: str) -> tuple[str, dict[str, Any]]:
-    """(run_id, inputs record): the id hashes the set version, every input's sha256 and the code version."""
+    """(run_id, inputs record) for a conventions FILE: the id hashes the set version, every input's
+    sha256 and the code version."""
     inputs: dict[str, Any] = {
-        "conventions": _input(resolve_conventions_path(Path(conventions_path))),
+        "conventions": _input(Path(conventions_path)),
         "source": _input(Path(source_path)),
         "systems": {name: _input(Path(p)) for name, p in sorted(systems.items())},
         "references": [_input(Path(p)) for p in references],
@@ -84,23 +78,29 @@ def run_scoring(
     """Score ``systems`` (name → output file) against the conventions and write the run into
     ``out_dir``: scores / dimension_scores / failures / coverage / adequacy .parquet, a copy of the
     conventions, run.json and report.html (labelled unaudited until acknowledged). Sources are read
-    on their source side, outputs and references on their target side (TMX/XLIFF/PO)."""
-    conventions = load_conventions(Path(conventions_path))
-    version = set_version or set_version_of(Path(conventions_path), f"set-{set_hash(conventions)}")
-    run_id, inputs = plan_run(Path(conventions_path), Path(source_path), systems, references, version)
+    on their source side, outputs and references on their target side (TMX/XLIFF/PO).
+
+    Whole or refused: the tables are written first, ``run.json`` (their hashes) last
+    (``run_record``); an unwritable ``out_dir`` or a missing input is reported before any work."""
+    atomic.writable_folder(Path(out_dir))
+    for given in [Path(conventions_path), Path(source_path), *map(Path, systems.values()), *map(Path, references)]:
+        if not given.exists():  # before the conventions' regex probe and the scoring
+            raise InputError("no such file", path=str(given))
+    file, conventions, found_version = open_conventions(Path(conventions_path))
+    version = set_version or found_version
+    run_id, inputs = plan_run(file, Path(source_path), systems, references, version)
     sources = load_segments(Path(source_path), side="source")
     outputs = {name: load_segments(Path(p), side="target") for name, p in systems.items()}
     refs = [load_segments(Path(p), side="target") for p in references]
     names = list(reference_names) if reference_names else _reference_names(references)
     result = score_systems(conventions, sources, outputs)
     adequacy = adequacy_table(outputs, refs, sources, reference_names=names)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    result.scores.write_parquet(out / "scores.parquet")
-    result.dimension_scores.write_parquet(out / "dimension_scores.parquet")
-    result.failures.write_parquet(out / "failures.parquet")
-    result.coverage.write_parquet(out / "coverage.parquet")
-    adequacy.write_parquet(out / "adequacy.parquet")
+    out = begin_run(Path(out_dir))
+    atomic.write_with(out / "scores.parquet", result.scores.write_parquet)
+    atomic.write_with(out / "dimension_scores.parquet", result.dimension_scores.write_parquet)
+    atomic.write_with(out / "failures.parquet", result.failures.write_parquet)
+    atomic.write_with(out / "coverage.parquet", result.coverage.write_parquet)
+    atomic.write_with(out / "adequacy.parquet", adequacy.write_parquet)
     write_conventions(conventions, out / "conventions.jsonl")
     run = {
         "run_id": run_id, "set_version": version, "signature": result.signature,
@@ -109,7 +109,7 @@ def run_scoring(
         "segments": len(sources), "conventions": len(conventions), "systems": list(outputs),
         "reference_names": names, "inputs": inputs,
     }
-    (out / "run.json").write_text(json.dumps(run, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    commit_run(out, run)
     write_report(out)
     return out
 
@@ -125,18 +125,19 @@ def run_dir_for(rules_out: Path, client: str, set_version: str, run_id: str) -> 
 
 def store_run(run_dir: Path, rules_out: Path, client: str) -> Path:
     """Copy a finished run into ``rules_out/<client>/<set_version>/runs/<run_id>/`` (from run.json)."""
-    run_path = Path(run_dir) / "run.json"
-    if not run_path.is_file():
-        raise InputError("not a scoring run directory (no run.json)", path=str(run_dir))
-    run = json.loads(run_path.read_text(encoding="utf-8"))
+    run = open_run(Path(run_dir))
     target = run_dir_for(rules_out, client, run["set_version"], run["run_id"])
     if target.resolve() == Path(run_dir).resolve():
         return target
-    target.mkdir(parents=True, exist_ok=True)
-    for name in (*RUN_FILES, "audit.json"):
-        if (Path(run_dir) / name).exists():
-            shutil.copy2(Path(run_dir) / name, target / name)
-    return target
+    return copy_run(Path(run_dir), target)
+
+
+def acknowledge_run(run_dir: Path, reviewer: str, note: str) -> tuple[str, str]:
+    """Record the acknowledgement (``audit``) and re-render the report with its new label; returns
+    the audit status. Refuses an incomplete run before recording anything."""
+    acknowledge(Path(run_dir), reviewer, note)
+    write_report(Path(run_dir))
+    return audit_status(Path(run_dir))
 
 
 def score_into_set(
@@ -144,9 +145,8 @@ def score_into_set(
     systems: Mapping[str, Path], references: Sequence[Path], *, reference_names: Sequence[str] | None = None,
 ) -> Path:
     """Score and write straight into the set's runs folder (what the ``scoring_run`` asset uses)."""
-    conventions = load_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
-    version = set_version_of(Path(conventions_path), f"set-{set_hash(conventions)}")
-    run_id, _ = plan_run(Path(conventions_path), Path(source_path), systems, references, version)
+    file, _, version = open_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
+    run_id, _ = plan_run(file, Path(source_path), systems, references, version)
     return run_scoring(conventions_path, source_path, systems, references,
                        run_dir_for(rules_out, client, version, run_id),
                        reference_names=reference_names, set_version=version)

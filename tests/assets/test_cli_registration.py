@@ -10,10 +10,9 @@ import polars as pl
 import pytest
 
 from assets.cli import main
-from pipelines.conventions.io import write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.registration.gold import load_gold_conventions
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, write_sealed_set
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "registration"
 
@@ -44,8 +43,7 @@ def test_register_then_evaluate_then_review(repo: Path, capsys: pytest.CaptureFi
     assert "froze fx v2" in capsys.readouterr().out
 
     set_dir = repo / "rules_out" / "fx" / "s1"
-    write_conventions([_term("air mass", "masse d'air"), _term("fever", "fièvre")], set_dir / "conventions.jsonl")
-    (set_dir / "manifest.json").write_text(json.dumps({"set_version": "s1", "split": "dev"}), encoding="utf-8")
+    write_sealed_set(set_dir, [_term("air mass", "masse d'air"), _term("fever", "fièvre")], {"split": "dev"})
     args = ["evaluate", "--registration", str(repo / "registrations" / "fx" / "v1"), "--conventions", str(set_dir),
             "--tm-units", str(repo / "tm_units.parquet")]
     assert main(args) == 0
@@ -81,7 +79,7 @@ def test_evaluate_a_tampered_registration_is_one_line_exit_2(repo: Path, capsys:
     data = json.loads((reg / "registration.json").read_text(encoding="utf-8"))
     data["gates"][1]["threshold"] = 0.1
     (reg / "registration.json").write_text(json.dumps(data), encoding="utf-8")
-    write_conventions([], repo / "set" / "conventions.jsonl")
+    write_sealed_set(repo / "set", [])
     capsys.readouterr()
     code = main(["evaluate", "--registration", str(reg), "--conventions", str(repo / "set"),
                  "--tm-units", str(repo / "tm_units.parquet")])
@@ -97,7 +95,7 @@ def test_evaluate_ingests_the_client_inbox_when_no_tm_units(tmp_path: Path, caps
     gold = [g.convention for g in load_gold_conventions(REPO_ROOT / "registrations" / "mozilla-fr" / "v1" / "gold" /
                                                         "mozilla-fr.conventions.jsonl", "en", "fr")]
     gold = [c for c in gold if c.rule != "casing"]  # as written it is not executable (no params)
-    write_conventions(gold, tmp_path / "set" / "conventions.jsonl")
+    write_sealed_set(tmp_path / "set", gold)
     assert main(["evaluate", "--registration", str(REPO_ROOT / "registrations" / "mozilla-fr" / "v1"),
                  "--conventions", str(tmp_path / "set")]) == 0
     out = capsys.readouterr().out

@@ -13,9 +13,9 @@ from dagster import AssetCheckSeverity, DagsterInstance, materialize
 from assets.evaluation import evaluation_gates, miner_evaluation, registration
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
-from pipelines.conventions.io import write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.registration.freeze import freeze_registration, read_spec
+from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "registration"
 
@@ -34,8 +34,7 @@ def install(tmp_path: Path) -> Path:
     set_dir = root / "rules_out" / "fx" / "s1"
     conventions = [Convention(dimension="term:fever", rule="term", src="fever", expected_terms=["fièvre"],
                               src_lang="en", tgt_lang="fr")]
-    write_conventions(conventions, set_dir / "conventions.jsonl")
-    (set_dir / "manifest.json").write_text(json.dumps({"set_version": "s1", "split": "dev"}), encoding="utf-8")
+    write_sealed_set(set_dir, conventions, {"split": "dev"})
     (root / "rules_out" / "fx" / "LATEST").write_text("s1\n", encoding="utf-8")
     return root
 
@@ -84,3 +83,12 @@ def test_client_without_registration_skips(install: Path, dagster_home: Path) ->
     result = _run(install, dagster_home)
     assert result.success
     assert result.asset_materializations_for_node("miner_evaluation") == []
+
+
+def test_an_incomplete_latest_set_fails_the_evaluation_asset(install: Path, dagster_home: Path) -> None:
+    (install / "rules_out" / "fx" / "s1" / "manifest.json").unlink()  # what a killed mine left before sets were sealed
+    result = _run(install, dagster_home)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.is_step_failure and e.step_key == "miner_evaluation")
+    assert "incomplete convention set: no manifest.json" in str(failure.event_specific_data.error)
+    assert not (install / "rules_out" / "fx" / "s1" / "evaluation.json").exists()

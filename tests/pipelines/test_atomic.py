@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from pipelines import atomic
+from pipelines.errors import OutputError
+from tests.conftest import fill_disk
 
 
 def test_write_text_replaces_whole_and_leaves_no_temporary(tmp_path: Path) -> None:
@@ -103,3 +105,95 @@ def test_temporary_of_a_killed_writer_is_found_and_removed(tmp_path: Path) -> No
     assert len(stale) == 1 and stale[0].name.startswith(".t.bin.")
     assert atomic.remove_stale_temporaries(tmp_path) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_two_processes_writing_one_file_never_tear_it(tmp_path: Path) -> None:
+    """Two writer processes replace one file 40 times each while this process reads it: every read
+    is one writer's whole payload, and no temporary is left."""
+    target = tmp_path / "shared.json"
+    atomic.write_text(target, "0" * 200_000)
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pipelines import atomic\n"
+        "for _ in range(40):\n"
+        "    atomic.write_text(Path(sys.argv[1]), sys.argv[2] * 200_000)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    writers = [subprocess.Popen([sys.executable, "-c", code, str(target), digit], cwd=root) for digit in "12"]
+    seen: set[str] = set()
+    while any(w.poll() is None for w in writers):
+        text = target.read_text(encoding="utf-8")
+        assert len(text) == 200_000 and len(set(text)) == 1, "a torn or partial file was read"
+        seen.add(text[0])
+    assert [w.returncode for w in writers] == [0, 0]
+    assert target.read_text(encoding="utf-8") in ("1" * 200_000, "2" * 200_000)
+    assert [p.name for p in tmp_path.iterdir()] == ["shared.json"]
+
+
+def test_copy_file_is_whole_or_absent(tmp_path: Path) -> None:
+    source = tmp_path / "src.bin"
+    source.write_bytes(b"abc" * 1000)
+    atomic.copy_file(source, tmp_path / "copy.bin")
+    assert (tmp_path / "copy.bin").read_bytes() == source.read_bytes()
+    with pytest.raises(FileNotFoundError):  # a missing source is the caller's error, not the place's
+        atomic.copy_file(tmp_path / "absent.bin", tmp_path / "copy2.bin")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.bin", "src.bin"]
+
+
+def test_writable_folder_creates_and_probes_without_leaving_anything(tmp_path: Path) -> None:
+    folder = atomic.writable_folder(tmp_path / "a" / "b")
+    assert folder.is_dir() and list(folder.iterdir()) == []
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(OutputError, match="not a folder"):
+        atomic.writable_folder(tmp_path / "file")
+
+
+def test_a_read_only_place_is_one_output_error(readonly_folder: Path) -> None:
+    with pytest.raises(OutputError) as caught:
+        atomic.writable_folder(readonly_folder)
+    assert str(caught.value).startswith(f"{readonly_folder}: cannot write here") and "\n" not in str(caught.value)
+    with pytest.raises(OutputError):
+        atomic.write_text(readonly_folder / "x.json", "{}")
+    with pytest.raises(OutputError):
+        with atomic.atomic_dir(readonly_folder / "run"):
+            pass
+    assert list(readonly_folder.iterdir()) == []
+
+
+def test_a_full_disk_is_one_output_error_and_keeps_the_old_file(small_disk: Path) -> None:
+    import polars as pl
+
+    target = small_disk / "table.parquet"
+    pl.DataFrame({"a": [1, 2, 3]}).write_parquet(target)
+    old = target.read_bytes()
+    big = pl.DataFrame({"a": [str(i) * 20 for i in range(60_000)]})  # ~ MBs, the disk holds 256 KiB
+    with pytest.raises(OutputError, match="no space left"):
+        atomic.write_with(target, lambda p: big.write_parquet(p, compression="uncompressed"))
+    with pytest.raises(OutputError, match="no space left"):
+        atomic.write_text(small_disk / "big.txt", "x" * 1_000_000)
+    assert target.read_bytes() == old
+    assert sorted(p.name for p in small_disk.iterdir()) == ["table.parquet"]
+    fill_disk(small_disk)
+    with pytest.raises(OutputError, match="no space left"):
+        atomic.writable_folder(small_disk)
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "table.parquet"]
+
+
+def test_the_code_publishes_files_only_through_this_module() -> None:
+    """One atomic-write function: no other module renames its own temporaries into place (ingest's
+    table writer and the readers excepted: another change converts them)."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    exempt = {"pipelines/atomic.py", "pipelines/tm_writer.py", "pipelines/ingest.py"}
+    pattern = re.compile(r"os\.(replace|rename)\(|\btmp\w*\.replace\(|\.tmp[\"']")
+    offenders = []
+    for path in sorted([*(root / "pipelines").rglob("*.py"), *(root / "assets").rglob("*.py")]):
+        name = path.relative_to(root).as_posix()
+        if name in exempt or name.startswith("pipelines/readers/"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if pattern.search(line):
+                offenders.append(f"{name}:{number}: {line.strip()}")
+    assert offenders == []

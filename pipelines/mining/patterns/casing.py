@@ -15,16 +15,23 @@ from collections import Counter
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 from pipelines.mining.tokens import mask
 
 MINOR = ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "of", "on", "or", "per", "the",
          "to", "via", "vs", "with", "your", "my", "our", "you", "is", "are", "it")
-# Written without nested repeats (the set validator refuses them as potentially catastrophic): no
-# word may start lowercase unless it is a minor word; the first word and a later one are capitalised;
-# no sentence punctuation.
-TITLE_SOURCE = (rf"^(?!.*(?<= )(?!(?:{'|'.join(MINOR)})\b)[a-z])"
-                r"[A-Z][^.!:;\n]{0,80} [A-Z0-9][^.!:;\n]{0,80}$")
+
+
+def title_source(params: MiningParams = DEFAULT_PARAMS) -> str:
+    """The source trigger of the casing rule. Written without nested repeats (the set validator
+    refuses them as potentially catastrophic): no word may start lowercase unless it is a minor word;
+    the first word and a later one are capitalised; no sentence punctuation."""
+    most = params.casing_title_max_chars
+    return (rf"^(?!.*(?<= )(?!(?:{'|'.join(MINOR)})\b)[a-z])"
+            rf"[A-Z][^.!:;\n]{{0,{most}}} [A-Z0-9][^.!:;\n]{{0,{most}}}$")
+
+
+TITLE_SOURCE = title_source()
 _TITLE_RE = re.compile(TITLE_SOURCE)
 _WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
 _SENTENCE_END = re.compile(r"[.!?…:]['\"’”»)\]]*\s+$")
@@ -53,20 +60,23 @@ def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> 
                 seen_low.add(word)
         capital.update(seen_cap)
         lower.update(seen_low)
-    keep = {w for w, n in capital.items() if n >= params.casing_keep_min_units and n >= 9 * lower.get(w.lower(), 0)}
+    keep = {w for w, n in capital.items()
+            if n >= params.casing_keep_min_units and at_least(n, lower.get(w.lower(), 0), params.casing_keep_min_ratio)}
     keep.update(w for w in copied if not w.isupper() and lower.get(w.lower(), 0) == 0)
     return sorted(keep)
 
 
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     targets = [corpus.targets[i] for i in indices]
-    if not any(c.isupper() for t in targets[:2000] for c in t):
+    if not any(c.isupper() for t in targets[:params.casing_script_probe_units] for c in t):
         return []  # uncased target script
-    titled = sum(1 for i in indices if _TITLE_RE.match(corpus.sources[i]))
+    source = title_source(params)
+    title = re.compile(source)
+    titled = sum(1 for i in indices if title.match(corpus.sources[i]))
     if titled < params.casing_min_support:
         return []
     conv = Convention(
-        dimension="casing:title_to_sentence", rule="casing", src=TITLE_SOURCE, src_regex=True,
+        dimension="casing:title_to_sentence", rule="casing", src=source, src_regex=True,
         src_match_mode="exact", match_mode="exact",
         params={"style": "sentence", "strict": True,
                 "keep": learn_keep([corpus.sources[i] for i in indices], targets, params)},

@@ -11,6 +11,7 @@ from pipelines.conventions.model import Convention
 from pipelines.conventionset.build import mine_to_set
 from pipelines.conventionset.diff import diff_conventions, diff_sets, render
 from pipelines.conventionset.version import MINING_RESOURCES
+from tests.conftest import write_sealed_set
 
 
 def _mine(units: pl.DataFrame, out: Path, **kw: object):
@@ -63,14 +64,10 @@ def test_diff_added_removed_changed(tmp_path: Path) -> None:
 
 
 def test_diff_lists_units_newly_left_out_of_the_term_rules(tmp_path: Path) -> None:
-    from pipelines.conventions.io import write_conventions
-
     rule = Convention(dimension="term:fever", rule="term", src="fever", expected_terms=["fièvre"])
     for name, units in (("a", ["u1", "u2"]), ("b", ["u2", "u3"])):
-        (tmp_path / name).mkdir()
-        write_conventions([rule], tmp_path / name / "conventions.jsonl")
-        pl.DataFrame({"unit_id": units, "rules_in_scope": [4, 4], "rules_failed": [4, 4], "p_value": [1e-4, 1e-4]}
-                     ).write_parquet(tmp_path / name / "suspect_units.parquet")
+        table = pl.DataFrame({"unit_id": units, "rules_in_scope": [4, 4], "rules_failed": [4, 4], "p_value": [1e-4, 1e-4]})
+        write_sealed_set(tmp_path / name, [rule], files={"suspect_units.parquet": table.write_parquet})
     diff = diff_sets(tmp_path / "a", tmp_path / "b")
     assert (diff.suspects_added, diff.suspects_removed) == (["u3"], ["u1"])
     assert "suspect units: 1 newly left out of the term rules, 1 back in\n! u3\n. u1" in render(diff)

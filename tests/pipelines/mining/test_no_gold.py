@@ -72,3 +72,51 @@ def test_the_guard_is_not_vacuous(tmp_path: Path) -> None:
         pytest.skip("no registration in this checkout to prove the guard on")
     done = _mine(registration, tmp_path / "x", tmp_path, hooked=True)
     assert done.returncode != 0 and "tried to open gold" in done.stderr
+
+
+def _gold_pairs(shared_data: Path) -> set[tuple[str, str]]:
+    """(source, target) of every gold term: the TICO-19 termbases, the shared gold conventions and
+    the registrations' frozen gold files (CSV, JSONL, TBX), case-folded. Pairs that only respell the
+    source (``COVID19`` → ``COVID-19``) choose no rendering and are left out."""
+    import csv
+    import json
+    import re
+
+    pairs: set[tuple[str, str]] = set()
+    for path in sorted((shared_data / "tico19" / "terminologies").glob("*.csv")):
+        with path.open(encoding="utf-8") as handle:
+            pairs |= {(r["sourceString"].strip(), r["targetString"].strip()) for r in csv.DictReader(handle)}
+    for path in [*sorted((shared_data.parent / "gold").glob("*.jsonl")), *sorted((REPO_ROOT / "registrations").rglob("*.jsonl"))]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line) if line.strip() else {}
+            if row.get("src") and not row.get("regex"):
+                pairs |= {(row["src"], t) for t in row.get("expected_terms") or []}
+    for path in sorted((REPO_ROOT / "registrations").rglob("*.tbx")):
+        for entry in re.findall(r"<termEntry.*?</termEntry>", path.read_text(encoding="utf-8"), flags=re.S):
+            langs = {lang.split("-")[0]: re.findall(r"<term>(.*?)</term>", body, flags=re.S)
+                     for lang, body in re.findall(r'<langSet xml:lang="([^"]+)">(.*?)</langSet>', entry, flags=re.S)}
+            pairs |= {(s, t) for s in langs.get("en", []) for t in langs.get("fr", [])}
+    folded = {(s.casefold(), t.casefold()) for s, t in pairs if s and t}
+    return {(s, t) for s, t in folded if re.sub(r"\W", "", s) != re.sub(r"\W", "", t) and len(t) > 2}
+
+
+def test_no_gold_rendering_is_quoted_in_the_code(shared_data: Path) -> None:
+    """Code, comments and docstrings of pipelines/ and assets/ never quote a gold term beside its
+    gold rendering (examples must come from outside the gold lists: the miner is judged on them)."""
+    import re
+
+    pairs = _gold_pairs(shared_data)
+    assert len(pairs) > 1000, "the gold lists were not found: the scan would be vacuous"
+    by_word: dict[str, list[tuple[str, str]]] = {}
+    for source, target in pairs:
+        by_word.setdefault(re.split(r"\W+", target.strip())[0] or target, []).append((source, target))
+    found = []
+    for path in sorted([*(REPO_ROOT / "pipelines").rglob("*.py"), *(REPO_ROOT / "assets").rglob("*.py")]):
+        lines = path.read_text(encoding="utf-8").casefold().splitlines()
+        for number, line in enumerate(lines, start=1):
+            window = " ".join(lines[number - 1:number + 1])  # a pair may wrap onto the next line
+            for word in set(re.findall(r"\w+", line)) & by_word.keys():
+                for source, target in by_word[word]:
+                    if all(re.search(r"(?<![\w-])" + re.escape(t) + r"(?!\w)", window) for t in (source, target)):
+                        found.append(f"{path.relative_to(REPO_ROOT)}:{number}: {source} → {target}")
+    assert found == []

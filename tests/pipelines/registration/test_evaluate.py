@@ -9,12 +9,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.io import write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.errors import FrozenRegistrationChangedError
 from pipelines.registration.evaluate import evaluate, set_directory
 from pipelines.registration.freeze import freeze_registration, read_spec
 from pipelines.registration.verdict import EVALUATION_FILE, verdict_line
+from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
 UNITS = pl.read_ndjson(FIX / "units.jsonl")
@@ -36,11 +36,8 @@ def _term(src: str, expected: str) -> Convention:
 
 
 def _set(tmp_path: Path, conventions: list[Convention], manifest: dict[str, object] | None = None) -> Path:
-    set_dir = tmp_path / "rules_out" / "fx" / "s1"
-    write_conventions(conventions, set_dir / "conventions.jsonl")
-    if manifest is not None:
-        (set_dir / "manifest.json").write_text(json.dumps({"set_version": "s1", **manifest}), encoding="utf-8")
-    return set_dir
+    """A complete set folder; ``manifest`` None = one that records no mining split."""
+    return write_sealed_set(tmp_path / "rules_out" / "fx" / "s1", conventions, manifest)
 
 
 def test_subset_gives_the_exact_fraction_and_missed_items(reg_dir: Path, tmp_path: Path) -> None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from pipelines.scoring.audit import acknowledge, audit_status
+from pipelines.conventions.io import load_conventions
+from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import highlight
-from pipelines.scoring.runs import run_scoring, score_into_set, store_run
+from pipelines.scoring.runs import acknowledge_run, run_scoring, score_into_set, store_run
+from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 SYSTEMS = {"good": FIX / "good.jsonl", "bad": FIX / "bad.tsv"}
@@ -58,7 +59,7 @@ def test_run_id_is_derived_from_inputs(tmp_path: Path, run_dir: Path) -> None:
 
 def test_acknowledgement_flips_the_label_until_failures_change(run_dir: Path) -> None:
     assert audit_status(run_dir)[0] == "unaudited"
-    acknowledge(run_dir, "Ana Linguist", "checked all 9 failures")
+    acknowledge_run(run_dir, "Ana Linguist", "checked all 9 failures")
     status, detail = audit_status(run_dir)
     assert status == "audited" and "Ana Linguist" in detail
     html = (run_dir / "report.html").read_text(encoding="utf-8")
@@ -68,10 +69,7 @@ def test_acknowledgement_flips_the_label_until_failures_change(run_dir: Path) ->
 
 
 def test_runs_are_stored_beside_their_convention_set(tmp_path: Path, run_dir: Path) -> None:
-    set_dir = tmp_path / "rules_out" / "acme" / "v123"
-    set_dir.mkdir(parents=True)
-    shutil.copy(FIX / "set.jsonl", set_dir / "conventions.jsonl")
-    (set_dir / "manifest.json").write_text(json.dumps({"set_version": "v123"}), encoding="utf-8")
+    set_dir = write_sealed_set(tmp_path / "rules_out" / "acme" / "v123", load_conventions(FIX / "set.jsonl"))
     stored = score_into_set(tmp_path / "rules_out", "acme", set_dir, FIX / "sources.tsv", SYSTEMS, [])
     run = json.loads((stored / "run.json").read_text(encoding="utf-8"))
     assert stored == tmp_path / "rules_out" / "acme" / "v123" / "runs" / run["run_id"]

@@ -1,0 +1,17 @@
+"""What the term miner produces, in a module of its own: the filters, context checks and compound
+repair that shape it import it from here, and ``term_rules`` (which imports them) does too, so no
+module of the term miner imports another in a circle, not even for types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipelines.conventions.model import Convention
+
+
+@dataclass(slots=True)
+class TermResult:
+    conventions: list[Convention]
+    evidence: dict[str, tuple[list[int], list[int]]]  # convention_id -> (evidence, counter) unit indices
+    conflicts: list[dict[str, object]] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
