@@ -94,7 +94,7 @@ class _Utf8:
         return out
 
 
-class _Prefixed:
+class Prefixed:
     """The bytes already read to sniff the encoding, then the rest of the stream."""
 
     def __init__(self, head: bytes, stream: IO[bytes]) -> None:
@@ -117,4 +117,4 @@ def utf8_stream(stream: IO[bytes]) -> IO[bytes]:
     for prefix, codec in _WIDE_ENCODINGS:
         if head.startswith(prefix):
             return _Utf8(head, stream, codec)  # type: ignore[return-value]
-    return _Prefixed(head, stream)  # type: ignore[return-value]
+    return Prefixed(head, stream)  # type: ignore[return-value]

@@ -64,6 +64,7 @@ class Chunk:
     first_ordinal: int
     line: int  # line of data[0]
     truncated: bool = False  # the last unit runs to the end of the stream, without its end tag
+    offset: int = 0  # of data[0] in the stream
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ class UnitScanner:
         start, end = self._pending[0][0], self._pending[-1][1]
         data = self._buf[start - self._base:end - self._base]
         spans = [(s - start, e - start) for s, e in self._pending]
-        chunk = Chunk(self.context(), data, spans, self.units - len(spans) + 1, self._pending_line, truncated)
+        chunk = Chunk(self.context(), data, spans, self.units - len(spans) + 1, self._pending_line, truncated, start)
         self._pending = []
         yield chunk
 
