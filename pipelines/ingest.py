@@ -226,6 +226,7 @@ def _xml(run: _Run, fs: FileSummary, member: containers.Member, domain: str | No
                 fs.error = fs.error or f"{fs.source_file}:{event.line}: {event.message}"
                 run.rejects_only(fs, [(str(event.line), f"malformed file: {event.message}", "", None)])
     fs.units_in_file = scanner.units
+    fs.foreign += scanner.foreign  # foreign elements between units (those inside units: the workers')
     if scanner.read_error is not None:
         fs.units_in_file = None
         error = read_error(scanner.read_error, fs.source_file)

@@ -58,7 +58,10 @@ class BoundedStream:
     def read(self, size: int = -1) -> bytes:
         if size < 0:
             return b"".join(iter(lambda: self.read(READ_BYTES), b""))
-        data = self.raw.read(min(size, READ_BYTES) or READ_BYTES)
+        # read1: one decompressor step; read() would fill its buffer across steps and lose what it
+        # had when a truncated archive raises (the units before the cut must still be read)
+        reader = getattr(self.raw, "read1", self.raw.read)
+        data = reader(min(size, READ_BYTES) or READ_BYTES)
         self.produced += len(data)
         self.budget.used += len(data)
         if self.produced > self.member_limit:
@@ -100,10 +103,12 @@ def _zip_opener(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str, lim
     return opener
 
 
-def _declared_refusal(info: zipfile.ZipInfo, label: str, limits: ContainerLimits) -> ContainerLimitError | None:
-    if info.file_size > limits.max_total_bytes:
-        return ContainerLimitError(f"refused: declares {info.file_size:,} bytes uncompressed, over the "
-                                   f"{limits.max_total_bytes:,}-byte limit", path=label)
+def _declared_refusal(info: zipfile.ZipInfo, label: str, limits: ContainerLimits, declared: int
+                      ) -> ContainerLimitError | None:
+    """A member whose header already says it is too big (``declared``: the archive's members so far)."""
+    if declared + info.file_size > limits.max_total_bytes:
+        return ContainerLimitError(f"refused: declares {info.file_size:,} bytes uncompressed, which takes the "
+                                   f"archive over the {limits.max_total_bytes:,}-byte limit in total", path=label)
     if info.file_size > max(limits.max_ratio * info.compress_size, limits.ratio_slack_bytes):
         return ContainerLimitError(f"refused: declares {info.file_size:,} bytes from {info.compress_size:,} "
                                    f"compressed, over the {limits.max_ratio:g}x ratio limit", path=label)
@@ -140,14 +145,16 @@ def expand(path: Path, limits: ContainerLimits | None = None) -> Iterator[Member
         yield MalformedFileError(f"not a readable zip archive: {exc}", path=str(path))
         return
     budget = _Budget()
+    declared = 0
     with archive:
         for info in archive.infolist():
             if info.is_dir() or info.filename.startswith("__MACOSX/"):
                 continue
             label = f"{path}!{info.filename}"
-            refusal = _declared_refusal(info, label, limits)
+            refusal = _declared_refusal(info, label, limits, declared)
             if refusal is not None:
                 yield refusal
                 continue
+            declared += info.file_size
             yield Member(label, Path(info.filename).name, _zip_opener(archive, info, label, limits, budget),
                          size=info.file_size)

@@ -198,7 +198,7 @@ def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: 
         if bad:
             yield Reject(str(entries[0][0] + 1), f"PO header: {bad[0]}", "")
     if error is not None or len(body) != len(counted):
-        body, problems = _parse_each(lines, counted, charset)
+        body, problems = _parse_each(lines, counted, charset, entries[0][1] if has_header else 0)
         for problem_line, reason in problems:
             yield Reject(str(problem_line), reason, "")
     for ordinal, ((first, end), unit) in enumerate(zip(counted, body), 1):
@@ -217,10 +217,10 @@ def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: 
                 yield record
 
 
-def _parse_each(lines: list[str], entries: list[tuple[int, int]], charset: str
+def _parse_each(lines: list[str], entries: list[tuple[int, int]], charset: str, lead_start: int
                 ) -> tuple[list[pypo.pounit | str], list[tuple[int, str]]]:
     """Each entry parsed alone: its unit, or the reason it does not parse; plus file-level problems
-    (lines before the first entry that are not blank or comments)."""
+    (lines after the header and before the first entry that are not blank or comments)."""
     out: list[pypo.pounit | str] = []
     for first, end in entries:
         units, error = _parse(lines[first:end], charset)
@@ -234,7 +234,7 @@ def _parse_each(lines: list[str], entries: list[tuple[int, int]], charset: str
             units[0]._line_number = first + (units[0].line_number or 1)
             out.append(units[0])
     lead_end = entries[0][0] if entries else len(lines)
-    lead = [i for i in range(lead_end) if lines[i].strip() and not lines[i].lstrip().startswith("#")]
+    lead = [i for i in range(lead_start, lead_end) if lines[i].strip() and not lines[i].lstrip().startswith("#")]
     problems = [(lead[0] + 1, f"PO syntax error on line {lead[0] + 1}: text outside any entry: "
                               f"{lines[lead[0]].strip()[:100]!r}")] if lead else []
     return out, problems

@@ -63,7 +63,7 @@ def xml_reason(exc: etree.XMLSyntaxError, line_offset: int) -> tuple[int, str]:
     made absolute, no embedded newline and no repeated "line N, column M" suffix."""
     message = " ".join((exc.msg or str(exc)).split())
     line = (exc.lineno or 0) + line_offset
-    message = _LINE_SUFFIX.sub("", message)
+    message = _LINE_SUFFIX.sub("", message).strip()
     message = _LINE_REF.sub(lambda m: f"line {int(m.group(1)) + line_offset}", message)
     return line, f"not well-formed XML: {message} (line {line})"
 
