@@ -75,6 +75,7 @@ class Oversized:
     line: int
     size: int
     head: bytes
+    limit: int = MAX_UNIT_BYTES
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class UnitScanner:
         the root: the preamble), then read a block; False at the end of the stream."""
         if self._pending:
             keep = min(keep, self._pending[0][0])
+        keep = max(keep, self._base)
         if self.root is None:
             keep = self._base
             if len(self._buf) > 16 * MAX_TAG_BYTES:
@@ -215,6 +217,7 @@ class UnitScanner:
         pos = 0  # absolute offset
         while True:
             buf, base = self._buf, self._base
+            pos = max(pos, base)  # a refill may have dropped the whitespace between pos and the next tag
             i = buf.find(b"<", pos - base)
             if i < 0 or len(buf) - i < 16 and not self._eof:
                 if not self._fill(pos if i < 0 else base + i) and i < 0:
@@ -291,6 +294,10 @@ class UnitScanner:
                             break
                         continue
                     pos = base + end_match.end()
+                    if pos - at > self.max_unit_bytes:
+                        yield from self._flush()
+                        yield Oversized(self.units, self._line_to(at), pos - at, buf[i:i + RAW_HEAD], self.max_unit_bytes)
+                        continue
                 pending.append((at, pos))
                 if pos - pending[0][0] >= self.chunk_bytes:
                     yield from self._flush()
@@ -368,8 +375,11 @@ class UnitScanner:
             match = pattern.search(buf, p - base)
             if match is not None and buf[match.start() + 1] == 47:  # "/": the end tag
                 end = base + match.end()
-                if head:
-                    yield Oversized(self.units, line, end - start, head)
+                if head or end - start > self.max_unit_bytes:
+                    if not head:
+                        head = buf[start - base:start - base + RAW_HEAD]
+                        yield from self._flush()
+                    yield Oversized(self.units, line, end - start, head, self.max_unit_bytes)
                 else:
                     yield from self._add_unit(start, end, line)
                 return end
@@ -384,7 +394,7 @@ class UnitScanner:
             if not self._fill(resume if head else min(resume, start)):
                 end = self._base + len(self._buf)
                 if head:
-                    yield Oversized(self.units, line, end - start, head)
+                    yield Oversized(self.units, line, end - start, head, self.max_unit_bytes)
                 else:
                     yield from self._add_unit(start, end, line)
                     yield from self._flush(truncated=True)
@@ -396,6 +406,7 @@ class UnitScanner:
         depth = 1
         while depth:
             buf, base = self._buf, self._base
+            pos = max(pos, base)
             i = buf.find(b"<", pos - base)
             if i < 0 or len(buf) - i < 16 and not self._eof:
                 if not self._fill(pos if i < 0 else base + i) and i < 0:

@@ -202,7 +202,7 @@ def iter_xml_records(stream: BinaryIO, fmt: XmlFormat, name: str) -> Iterator[Tr
 
 
 def oversized_row(event: Oversized) -> Row:
-    return (event.line, f"unit of {event.size:,} bytes is over the {event.size and 'size'} limit: not parsed",
+    return (event.line, f"unit of {event.size:,} bytes is over the {event.limit:,}-byte limit: not parsed",
             raw_text(event.head))
 
 
