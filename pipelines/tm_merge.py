@@ -24,6 +24,10 @@ from pipelines.tm_writer import UNITS_ARROW
 ROW_GROUP_ROWS = 50_000
 LOW_CARDINALITY = ["client", "source_file", "src_lang", "tgt_lang", "src_lang_norm", "tgt_lang_norm", "domain",
                    "creator", "format", "context"]  # dictionary-encoded; the text columns are not (measured: faster)
+STATISTICS = ["client", "source_file", "unit_id", "src_lang", "tgt_lang", "src_lang_norm", "tgt_lang_norm", "domain",
+              "created_at", "changed_at", "creator", "format", "line", "unit_ordinal", "duplicate_of", "id_conflict"]
+# min/max statistics only where a reader can filter on them: on the text columns they cost 14% of the
+# write (measured on 200k units: 0.64 -> 0.55 s CPU, same file size) and serve no query
 _HEX = np.full(256, 255, dtype=np.uint8)
 _HEX[np.frombuffer(b"0123456789abcdef", np.uint8)] = np.arange(16, dtype=np.uint8)
 _HEX[np.frombuffer(b"ABCDEF", np.uint8)] = np.arange(10, 16, dtype=np.uint8)
@@ -126,7 +130,7 @@ def write_units(parts: list[Part], final: Path) -> tuple[int, int]:
     is_dup = first != np.arange(n, dtype=np.int64)
     ids_of_firsts = _unit_ids_at(parts, np.unique(first[is_dup]))
     writer = pq.ParquetWriter(final, UNITS_ARROW, compression="zstd", compression_level=1,
-                              use_dictionary=LOW_CARDINALITY)
+                              use_dictionary=LOW_CARDINALITY, write_statistics=STATISTICS)
     try:
         buffered: list[pa.Table] = []
         buffered_rows = offset = 0
