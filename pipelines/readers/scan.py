@@ -23,67 +23,18 @@ import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Generator, Iterator
 
+from pipelines.readers.scan_buffer import END_TAG, MAX_TAG_BYTES, START_TAG, ScanBuffer
+from pipelines.readers.scan_events import (MAX_UNIT_BYTES, RAW_HEAD, Chunk, Context, Oversized, Problem,
+                                           Vocabulary)
+
+__all__ = ["CHUNK_BYTES", "MAX_UNIT_BYTES", "Chunk", "Context", "Oversized", "Problem", "UnitScanner",
+           "Vocabulary", "root_element"]
+
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 BLOCK_BYTES = 1 << 20
 CHUNK_BYTES = 2 << 20  # units handed to one worker job (parsed there in smaller pieces)
-MAX_UNIT_BYTES = 64 << 20  # a bigger unit is rejected unread: it would only hold memory hostage
-MAX_TAG_BYTES = 1 << 20
-RAW_HEAD = 500  # bytes kept of an oversized unit, for its reject row
 
-_START = re.compile(rb"<([^\s/>]+)((?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>")  # possessive: no backtracking
-_END = re.compile(rb"</([^\s>]+)\s*>")
 _XMLNS = re.compile(rb"\sxmlns(?::([^\s=]+))?\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
-_DOCTYPE = re.compile(rb"<!DOCTYPE(?:[^\[>\"']|\"[^\"]*\"|'[^']*')*(?:\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*\])?\s*>")
-_MARKUP_END = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """What a format calls its root, its units, and the non-unit elements every unit needs."""
-
-    roots: frozenset[str]
-    units: frozenset[str]
-    keep: frozenset[str] = frozenset()  # copied whole into the context (TMX <header>)
-
-
-@dataclass(frozen=True)
-class Context:
-    """The bytes around a unit that make it a complete document, as the file wrote them."""
-
-    open: bytes
-    close: bytes
-
-
-@dataclass
-class Chunk:
-    """Units ``first_ordinal``… of the file: ``data`` runs from the first unit's start to the last's end."""
-
-    context: Context
-    data: bytes
-    spans: list[tuple[int, int]]  # each unit's [start, end) in data
-    first_ordinal: int
-    line: int  # line of data[0]
-    truncated: bool = False  # the last unit runs to the end of the stream, without its end tag
-    offset: int = 0  # of data[0] in the stream
-
-
-@dataclass(frozen=True)
-class Oversized:
-    """A unit over ``max_unit_bytes``: counted, rejected, not parsed."""
-
-    ordinal: int
-    line: int
-    size: int
-    head: bytes
-    limit: int = MAX_UNIT_BYTES
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something outside any unit that makes the file not what its format says (no unit lost)."""
-
-    line: int
-    message: str
 
 
 @dataclass
@@ -95,7 +46,7 @@ class _Level:
     keep_from: int = -1  # absolute offset of a kept element's start (-1: not kept)
 
 
-class UnitScanner:
+class UnitScanner(ScanBuffer):
     """Scan one XML stream; ``events()`` yields Chunk / Oversized / Problem, then the totals are set:
     ``units`` (every unit start tag found), ``foreign`` (foreign elements outside units), ``complete``
     (the stream ended with the root closed), ``root``/``namespace`` (what the root element is) and
@@ -103,21 +54,15 @@ class UnitScanner:
 
     def __init__(self, stream: BinaryIO, vocabulary: Vocabulary, *, chunk_bytes: int | None = None,
                  block_bytes: int | None = None, max_unit_bytes: int | None = None) -> None:
-        self.stream = stream
+        super().__init__(stream, block_bytes or BLOCK_BYTES)
         self.vocabulary = vocabulary
         self.chunk_bytes = chunk_bytes or CHUNK_BYTES  # module values read at run time (tests shrink them)
-        self.block_bytes = block_bytes or BLOCK_BYTES
         self.max_unit_bytes = max_unit_bytes or MAX_UNIT_BYTES
         self.units = self.foreign = 0
         self.complete = False
         self.root: str | None = None
         self.namespace: str | None = None
-        self.read_error: Exception | None = None  # why the stream stopped early (the count is then a lower bound)
         self.root_tag = b""  # the root's start tag as written
-        self._buf = b""
-        self._base = 0  # absolute offset of _buf[0]
-        self._eof = False
-        self._line, self._line_at = 1, 0  # line number at absolute offset _line_at
         self._stack: list[_Level] = []
         self._preamble = b""
         self._context: Context | None = None
@@ -126,38 +71,14 @@ class UnitScanner:
         self._end_patterns: dict[bytes, re.Pattern[bytes]] = {}
         self._names: dict[bytes, tuple[str | None, str]] = {}  # qname -> (namespace, local) under the current stack
 
-    # -- buffer ---------------------------------------------------------------------------------
-    def _fill(self, keep: int) -> bool:
-        """Drop bytes before absolute offset ``keep`` (never the pending chunk's, nor anything before
-        the root: the preamble), then read a block; False at the end of the stream."""
-        if self._pending:
-            keep = min(keep, self._pending[0][0])
-        keep = max(keep, self._base)
+    def _floor(self, keep: int) -> int:
+        """Never drop the pending chunk's bytes, nor anything before the root (the preamble)."""
         if self.root is None:
-            keep = self._base
-            if len(self._buf) > 16 * MAX_TAG_BYTES:
-                self._eof = True  # no root element in the first 16 MiB: not a document we read
-                return False
-        self._line_to(keep)
-        if self._eof:
-            return False
-        try:
-            data = self.stream.read(self.block_bytes)
-        except Exception as exc:  # noqa: BLE001 - a truncated archive, a refused bomb, an I/O error:
-            self.read_error = exc  # what was read is scanned as if the stream ended here
-            data = b""
-        if not data:
-            self._eof = True
-            return False
-        self._buf = self._buf[keep - self._base:] + data
-        self._base = keep
-        return True
+            return self._base
+        return min(keep, self._pending[0][0]) if self._pending else keep
 
-    def _line_to(self, offset: int) -> int:
-        if offset > self._line_at:
-            self._line += self._buf.count(b"\n", self._line_at - self._base, offset - self._base)
-            self._line_at = offset
-        return self._line
+    def _hopeless(self) -> bool:
+        return self.root is None and len(self._buf) > 16 * MAX_TAG_BYTES  # no root in the first 16 MiB
 
     # -- namespaces and context -------------------------------------------------------------------
     def _resolve(self, qname: bytes, own: dict[bytes, str] | None) -> tuple[str | None, str]:
@@ -238,7 +159,7 @@ class UnitScanner:
                     break
                 continue
             if second == 47:  # "</"
-                match = _END.match(buf, i)
+                match = END_TAG.match(buf, i)
                 if match is None:
                     if len(buf) - i < MAX_TAG_BYTES and self._fill(at):
                         pos = at
@@ -248,7 +169,7 @@ class UnitScanner:
                 pos = base + match.end()
                 yield from self._end_tag(match.group(1), at, pos)
                 continue
-            match = _START.match(buf, i)
+            match = START_TAG.match(buf, i)
             if match is None:
                 if len(buf) - i < MAX_TAG_BYTES and self._fill(at):
                     pos = at
@@ -323,19 +244,6 @@ class UnitScanner:
             names = "".join(f"</{lv.qname.decode('utf-8', 'replace')}>" for lv in reversed(self._stack))
             yield Problem(self._line_to(self._base + len(self._buf)), f"the file ends before {names} (truncated)")
 
-    def _skip_markup(self, i: int) -> int:
-        """Absolute offset after the comment, CDATA section, PI or DOCTYPE at buffer index ``i``
-        (-1: its end is not in the buffer)."""
-        buf = self._buf
-        if buf.startswith(b"<!DOCTYPE", i):
-            match = _DOCTYPE.match(buf, i)
-            return -1 if match is None else self._base + match.end()
-        opener = next((o for o in _MARKUP_END if buf.startswith(o, i)), None)
-        if opener is None:
-            return -1 if len(buf) - i < 9 and not self._eof else self._base + i + 2
-        k = buf.find(_MARKUP_END[opener], i + len(opener))
-        return -1 if k < 0 else self._base + k + len(_MARKUP_END[opener])
-
     def _end_tag(self, qname: bytes, at: int, end: int) -> Iterator[Chunk | Problem]:
         if self._stack and self._stack[-1].qname != qname:
             open_tag = self._stack[-1].qname.decode("utf-8", "replace")
@@ -400,39 +308,6 @@ class UnitScanner:
                     yield from self._flush(truncated=True)
                 return -1
             p = resume
-
-    def _skip_foreign(self, pos: int) -> int:
-        """Skip a foreign element's content; the offset after its end tag (-1: the stream ended)."""
-        depth = 1
-        while depth:
-            buf, base = self._buf, self._base
-            pos = max(pos, base)
-            i = buf.find(b"<", pos - base)
-            if i < 0 or len(buf) - i < 16 and not self._eof:
-                if not self._fill(pos if i < 0 else base + i) and i < 0:
-                    return -1
-                continue
-            if i + 1 >= len(buf):
-                return -1
-            if buf[i + 1] in (33, 63):
-                skipped = self._skip_markup(i)
-                if skipped < 0:
-                    if not self._fill(base + i):
-                        return -1
-                    continue
-                pos = skipped
-                continue
-            closing = buf[i + 1] == 47
-            match = (_END if closing else _START).match(buf, i)
-            if match is None:
-                if len(buf) - i < MAX_TAG_BYTES and self._fill(base + i):
-                    continue
-                pos = base + i + 1
-                continue
-            depth += -1 if closing else (0 if match.group(2).endswith(b"/") else 1)
-            pos = base + match.end()
-        return pos
-
 
 def root_element(stream: BinaryIO) -> tuple[str | None, str | None, bytes]:
     """(namespace, local name, start tag) of a document's root, from the bytes before and at its start
