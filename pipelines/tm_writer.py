@@ -27,7 +27,7 @@ from pipelines.langtags import try_normalise
 from pipelines.readers.base import Row, TranslationUnit, parse_tmx_date
 from pipelines.readers.scan import Chunk
 from pipelines.readers.xmlformats import XML_FORMATS
-from pipelines.readers.xmlunits import Tally, parse_chunk, raw_text
+from pipelines.readers.xmlunits import Tally, parse_chunk, refuse_chunk
 from pipelines.unit_hash import unit_hash
 
 REJECT_RAW_MAX_CHARS = 500
@@ -239,9 +239,7 @@ def run_job(job: Job) -> SinkResult:
     if job.refused is None:
         parse_chunk(XML_FORMATS[job.fmt], chunk, sink)
     else:
-        for k, (s, e) in enumerate(chunk.spans):
-            line = chunk.line + chunk.data.count(b"\n", 0, s)
-            sink.rows(chunk.first_ordinal + k, [(line, job.refused, raw_text(chunk.data[s:e]))])
+        refuse_chunk(chunk, job.refused, sink)
     return sink.finish(Path(job.part))
 
 

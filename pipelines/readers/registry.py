@@ -120,8 +120,7 @@ def iter_sources(path: Path, *, limits: containers.ContainerLimits | None = None
         try:
             info = SourceInfo(member.label, format_of(member))
             with member.open() as stream:
-                source = stream if info.format == "po" else safexml.utf8_stream(stream)
-                for record in READERS[info.format or ""].read(source, member.label):  # type: ignore[arg-type]
+                for record in READERS[info.format or ""].read(stream, member.label):  # type: ignore[arg-type]
                     yield info, record
         except (InputError, *READ_ERRORS) as exc:
             yield info, FileError(read_error(exc, member.label))

@@ -156,6 +156,13 @@ def _parse_piece(fmt: XmlFormat, chunk: Chunk, first: int, last: int, sink: Sink
         sink.problem(fault_line, f"between units: {reason}", raw_text(data[start:end]))
 
 
+def refuse_chunk(chunk: Chunk, reason: str, sink: Sink) -> None:
+    """Every unit of a chunk rejected unparsed, with ``reason`` (its context cannot be read)."""
+    for k, (s, e) in enumerate(chunk.spans):
+        sink.rows(chunk.first_ordinal + k, [(chunk.line + chunk.data.count(b"\n", 0, s), reason,
+                                             raw_text(chunk.data[s:e]))])
+
+
 class RecordSink:
     """Collects ``TranslationUnit``/``Reject`` records (what ``registry.iter_sources`` yields)."""
 
@@ -178,7 +185,7 @@ def iter_xml_records(stream: BinaryIO, fmt: XmlFormat, name: str) -> Iterator[Tr
 
     File-level problems become ``Reject`` rows without an ordinal; an unknown root raises
     ``MalformedFileError`` (a mislabelled file is an error, not zero units)."""
-    scanner = UnitScanner(stream, fmt.vocabulary)
+    scanner = UnitScanner(safexml.utf8_stream(stream), fmt.vocabulary)  # type: ignore[arg-type]
     refused: dict[Context, str | None] = {}
     for event in scanner.events():
         sink = RecordSink()
@@ -189,9 +196,7 @@ def iter_xml_records(stream: BinaryIO, fmt: XmlFormat, name: str) -> Iterator[Tr
             if reason is None:
                 parse_chunk(fmt, event, sink)
             else:
-                for k, (s, e) in enumerate(event.spans):
-                    sink.rows(event.first_ordinal + k, [(event.line + event.data.count(b"\n", 0, s), reason,
-                                                         raw_text(event.data[s:e]))])
+                refuse_chunk(event, reason, sink)
         elif isinstance(event, Oversized):
             sink.rows(event.ordinal, [oversized_row(event)])
         elif isinstance(event, Problem):
