@@ -83,8 +83,11 @@ def run(args: argparse.Namespace) -> int:
     ]
     print(text_table(rows, ["file", "format", "units", "kept", "rejected", "error"]))
     print()
-    print(f"units read {summary.units_read:,} = kept {summary.units_kept:,} + rejected {summary.units_rejected:,}"
-          f"   (duplicates marked: {summary.duplicates:,}; id conflicts flagged: {summary.id_conflicts:,})")
+    counted = [f.units_in_file for f in summary.per_file]
+    units = "?" if None in counted else f"{sum(n or 0 for n in counted):,}"
+    print(f"rows read {summary.units_read:,} = kept {summary.units_kept:,} + rejected {summary.units_rejected:,} "
+          f"from {units} units in the files   (duplicates marked: {summary.duplicates:,}; "
+          f"id conflicts flagged: {summary.id_conflicts:,})")
     if summary.language_pairs:
         print("language pairs: " + ", ".join(f"{k} {v:,}" for k, v in sorted(summary.language_pairs.items())))
     if summary.reject_reasons:
