@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from assets.cli_ingest import add_strict, report_ingest
 from pipelines.errors import InputError
 
 
@@ -32,6 +33,7 @@ def register(subparsers: Any) -> None:
                       help="hand-authored convention files or folders (like inbox/<client>/conventions/) added to the set, "
                            "as the convention_set asset does; repeatable")
     mine.add_argument("--out", required=True, type=Path, metavar="DIR", help="rules_out root")
+    add_strict(mine)  # ingest report and exit status: assets/cli_ingest.py
     mine.set_defaults(func=run_mine)
     diff = subparsers.add_parser("diff", help="added, removed and changed conventions between two sets",
                                  description="Compare two convention sets (folders or files).")
@@ -89,6 +91,9 @@ def run_mine(args: argparse.Namespace) -> int:
                                    domain_of=lambda p: domain_from_path(p, roots[p]) if p in roots else None)
             units = read_units_for_mining(Path(tmp) / "tm_units.parquet")
             print(f"ingested {summary.units_kept:,} units ({summary.units_rejected:,} rejected) from {len(files)} file(s)")
+            status = report_ingest(summary, Path(tmp), args.strict)
+        if status:
+            return status  # --strict with rejects, or units unaccounted for: no set from partial data
     written, result = mine_to_set(units, src_lang=args.src, tgt_lang=args.tgt, client=args.client, rules_out=args.out,
                                   inputs=inputs, split=args.split, splits_file=args.splits, sources=sources)
     by_rule = result.stats.get("by_rule", {})

@@ -6,11 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assets.instance import ensure_dagster_home
-from assets.resources import HousestyleSettings
 from pipelines.errors import ConfigError
+
+if TYPE_CHECKING:  # dagster is imported when the command runs, not when the CLI starts
+    from assets.resources import HousestyleSettings
 
 DEFAULT_CLIENT = "demo"
 
@@ -51,9 +52,12 @@ def _print_outcome(settings: HousestyleSettings, client: str, produced: dict[str
 
 
 def run(args: argparse.Namespace) -> int:
-    ensure_dagster_home()
     from dagster import DagsterInstance
 
+    from assets.instance import ensure_dagster_home
+    from assets.resources import HousestyleSettings
+
+    ensure_dagster_home()
     from assets.definitions import defs
     from assets.jobs import CLIENT_JOB_NAME
     from assets.partitions import CLIENTS_PARTITIONS_NAME

@@ -7,9 +7,6 @@ import os
 import sys
 from typing import Any
 
-from assets.instance import ensure_dagster_home
-from assets.resources import HousestyleSettings
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("ui", help="start the Dagster UI and daemon on 127.0.0.1",
@@ -23,6 +20,9 @@ def dev_command(port: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assets.instance import ensure_dagster_home  # dagster: imported when the command runs
+    from assets.resources import HousestyleSettings
+
     home = ensure_dagster_home()
     print(f"DAGSTER_HOME={home}; UI on http://127.0.0.1:{args.port}", file=sys.stderr, flush=True)
     os.chdir(HousestyleSettings().repo)

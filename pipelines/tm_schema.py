@@ -34,6 +34,8 @@ TM_UNITS_SCHEMA: dict[str, pl.DataType] = {
     "context": pl.Utf8(),
     "flags": pl.List(pl.Utf8),
     "duplicate_of": pl.Utf8(),
+    "unit_ordinal": pl.Int64(),  # the unit's position in its file, by the independent count
+    "id_conflict": pl.Boolean(),  # another unit of the file has this unit_id and language pair, other content
 }
 
 TM_REJECTS_SCHEMA: dict[str, pl.DataType] = {
@@ -42,6 +44,8 @@ TM_REJECTS_SCHEMA: dict[str, pl.DataType] = {
     "location": pl.Utf8(),
     "reason": pl.Utf8(),
     "raw": pl.Utf8(),
+    # extension
+    "unit_ordinal": pl.Int64(),  # null for a file-level row (the file, not one of its units)
 }
 
 REJECT_RAW_MAX_CHARS = 500

@@ -1,32 +1,276 @@
-"""Batched Parquet writing of tm_units / tm_rejects, and duplicate marking without a growing dict.
+"""Rows -> Arrow, where they are parsed: the ingest's column sink, the worker job, the rejects writer.
 
-Memory must stay flat in TM size, so rows go to Parquet in batches, and ``duplicate_of`` is filled in
-a second streaming pass: pass 1 keeps only 16 bytes of each unit_hash (a NumPy sort then finds each
-row's first occurrence), pass 2 re-reads the batches and names the first occurrence's unit_id. A
-Python dict of hash -> unit_id would cost ~150 bytes a unit (~150 MB at 1M units).
+Why here and not in the ingest's main process: building Python rows for a million units and
+pickling them to one process that also writes Parquet made that process the bottleneck. A worker
+parses its chunk, applies the ingest's rules (``unusable_reason``), builds the Arrow columns and
+writes them as one Arrow IPC part (uncompressed: the main process memory-maps it for free); only
+counts and rejects travel back. The main process then only merges parts (``tm_merge``).
+This module is imported by worker processes: it must not import polars or translate-toolkit.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
+import dataclasses
+import gc
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-import numpy as np
-import polars as pl
 import pyarrow as pa
+import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
+from pipelines.langtags import try_normalise
+from pipelines.readers.base import Row, TranslationUnit, parse_tmx_date
+from pipelines.readers.scan import Chunk
+from pipelines.readers.xmlformats import XML_FORMATS
+from pipelines.readers.xmlunits import Tally, parse_chunk, refuse_chunk
 from pipelines.unit_hash import unit_hash
 
-__all__ = ["BatchWriter", "DuplicateIndex", "arrow_schema", "lean_arrow_memory", "mark_duplicates", "replace",
-           "unit_hash"]
+REJECT_RAW_MAX_CHARS = 500
+_STR = pa.large_string()
+_PROP = pa.struct([pa.field("key", _STR), pa.field("value", _STR)])
+UNITS_ARROW = pa.schema([
+    *(pa.field(n, _STR) for n in ("client", "source_file", "unit_id", "src_lang", "tgt_lang", "src_lang_norm",
+                                   "tgt_lang_norm", "source", "target", "source_markup", "target_markup", "domain")),
+    pa.field("created_at", pa.timestamp("us", "UTC")), pa.field("changed_at", pa.timestamp("us", "UTC")),
+    pa.field("creator", _STR), pa.field("note", _STR), pa.field("props", pa.large_list(pa.field("element", _PROP))),
+    pa.field("unit_hash", _STR), pa.field("format", _STR), pa.field("line", pa.int64()), pa.field("context", _STR),
+    pa.field("flags", pa.large_list(pa.field("element", _STR))), pa.field("duplicate_of", _STR),
+    pa.field("unit_ordinal", pa.int64()), pa.field("id_conflict", pa.bool_()),
+])  # == tm_writer's polars contract (tm_schema.TM_UNITS_SCHEMA) as polars writes it; a test holds them equal
+REJECTS_ARROW = pa.schema([*(pa.field(n, _STR) for n in ("client", "source_file", "location", "reason", "raw")),
+                           pa.field("unit_ordinal", pa.int64())])
+RejectRow = tuple[str, str, str, int | None]  # location, reason, raw, unit_ordinal
 
-BATCH_ROWS = 5_000
-UNIT_COLUMNS = list(TM_UNITS_SCHEMA)
-REJECT_COLUMNS = list(TM_REJECTS_SCHEMA)
+
+def unusable_reason(target: str | None, source: str, src_lang: str | None, tgt_lang: str | None,
+                    src_norm: str | None, tgt_norm: str | None) -> str | None:
+    """Why a unit cannot go to tm_units (None when it can)."""
+    if target is None:
+        return "missing target"
+    if not target.strip():
+        return "empty target"
+    if not source.strip():
+        return "empty source"
+    if not src_lang or not src_lang.strip():
+        return "missing source language"
+    if not tgt_lang or not tgt_lang.strip():
+        return "missing target language"
+    if src_norm is None:
+        return "invalid source language tag"
+    if tgt_norm is None:
+        return "invalid target language tag"
+    return None
+
+
+@dataclass
+class SinkResult:
+    """What a job sends back: counts and rejects, never the kept rows (those are in ``part``)."""
+
+    part: str | None
+    kept: int
+    rejects: list[RejectRow]
+    pairs: dict[tuple[str, str], int]
+    reasons: Counter[str] = field(default_factory=Counter)
+    alt_trans: int = 0
+    foreign: int = 0
+
+
+class ColumnSink:
+    """Rows of one job -> Arrow columns, under the ingest's rules (a unit without a usable target
+    or language becomes a reject); ``finish`` writes the part."""
+
+    def __init__(self, client: str, source_file: str, fmt: str, domain: str | None) -> None:
+        self.tally = Tally()
+        self.client, self.source_file, self.fmt, self.path_domain = client, source_file, fmt, domain
+        self.count_alt_trans = fmt == "xliff12"
+        self.alt_trans = 0
+        names = ("unit_id", "src_lang", "tgt_lang", "src_norm", "tgt_norm", "source", "target", "source_markup",
+                 "target_markup", "domain", "created", "changed", "creator", "note", "unit_hash", "line",
+                 "context", "ordinal")
+        self.columns: dict[str, list[Any]] = {n: [] for n in names}
+        self.prop_pairs: list[tuple[str, str]] = []
+        self.prop_ends: list[int] = [0]
+        self.flag_items: list[str] = []
+        self.flag_ends: list[int] = [0]
+        self.rejects: list[RejectRow] = []
+        self.pairs: dict[tuple[str, str], int] = {}
+
+    def problem(self, line: int, reason: str, raw: str) -> None:
+        self.rejects.append((str(line), reason, raw[:REJECT_RAW_MAX_CHARS], None))
+
+    def rows(self, ordinal: int, rows: list[Row]) -> None:
+        c = self.columns
+        for row in rows:
+            if len(row) == 3:
+                self.rejects.append((str(row[0]), row[1], row[2][:REJECT_RAW_MAX_CHARS], ordinal))
+                continue
+            (unit_id, src_lang, tgt_lang, source, target, source_markup, target_markup, line, created, changed,
+             creator, note, context, props, flags, domain, digest) = row
+            src_norm, tgt_norm = try_normalise(src_lang), try_normalise(tgt_lang)
+            if (target is None or src_norm is None or tgt_norm is None or not target.strip()
+                    or not source.strip()):
+                reason = unusable_reason(target, source, src_lang, tgt_lang, src_norm, tgt_norm) or "unusable unit"
+                raw = f"[{unit_id}] {src_lang}->{tgt_lang}: {source_markup} ||| {target_markup}"
+                where = str(line) if line is not None else unit_id
+                self.rejects.append((where, reason, raw[:REJECT_RAW_MAX_CHARS], ordinal))
+                continue
+            c["unit_id"].append(unit_id)
+            c["src_lang"].append(src_lang)
+            c["tgt_lang"].append(tgt_lang)
+            c["src_norm"].append(src_norm)
+            c["tgt_norm"].append(tgt_norm)
+            c["source"].append(source)
+            c["target"].append(target)
+            c["source_markup"].append(source_markup)
+            c["target_markup"].append(target_markup)
+            c["domain"].append(domain or self.path_domain)
+            c["created"].append(created)
+            c["changed"].append(changed)
+            c["creator"].append(creator)
+            c["note"].append(note)
+            c["unit_hash"].append(digest or unit_hash(src_norm, tgt_norm, source, target))
+            c["line"].append(line)
+            c["context"].append(context)
+            c["ordinal"].append(ordinal)
+            self.prop_pairs.extend(props)
+            self.prop_ends.append(len(self.prop_pairs))
+            self.flag_items.extend(flags)
+            self.flag_ends.append(len(self.flag_items))
+            pair = (src_norm, tgt_norm)
+            self.pairs[pair] = self.pairs.get(pair, 0) + 1
+            if self.count_alt_trans:
+                self.alt_trans += sum(int(v) for k, v in props if k == "alt-trans")
+
+    def add_unit(self, ordinal: int, unit: TranslationUnit) -> None:
+        """A reader's record (PO) through the same rules."""
+        self.rows(ordinal, [(unit.unit_id, unit.src_lang, unit.tgt_lang, unit.source, unit.target, unit.source_markup,
+                             unit.target_markup, unit.line, None, None, unit.creator, unit.note, unit.context,
+                             unit.props, unit.flags, unit.domain, unit.unit_hash)])
+
+    def batch(self) -> pa.RecordBatch:
+        c = self.columns
+        n = len(c["unit_id"])
+        keys, values = zip(*self.prop_pairs) if self.prop_pairs else ((), ())
+        props = pa.LargeListArray.from_arrays(
+            pa.array(self.prop_ends, pa.int64()),
+            pa.StructArray.from_arrays([pa.array(keys, _STR), pa.array(values, _STR)], fields=list(_PROP)),
+            type=UNITS_ARROW.field("props").type)
+        flags = pa.LargeListArray.from_arrays(pa.array(self.flag_ends, pa.int64()), pa.array(self.flag_items, _STR),
+                                              type=UNITS_ARROW.field("flags").type)
+        constant = {name: pa.array([value] * n, _STR) for name, value in
+                    (("client", self.client), ("source_file", self.source_file), ("format", self.fmt))}
+        arrays = [
+            constant["client"], constant["source_file"], *(pa.array(c[k], _STR) for k in (
+                "unit_id", "src_lang", "tgt_lang", "src_norm", "tgt_norm", "source", "target", "source_markup",
+                "target_markup", "domain")),
+            tmx_dates(c["created"]), tmx_dates(c["changed"]), pa.array(c["creator"], _STR), pa.array(c["note"], _STR),
+            props, pa.array(c["unit_hash"], _STR), constant["format"], pa.array(c["line"], pa.int64()),
+            pa.array(c["context"], _STR), flags, pa.nulls(n, _STR), pa.array(c["ordinal"], pa.int64()),
+            pa.nulls(n, pa.bool_()),
+        ]
+        return pa.RecordBatch.from_arrays(arrays, schema=UNITS_ARROW)
+
+    def finish(self, part: Path | None) -> SinkResult:
+        """Write the kept rows to ``part`` (an Arrow IPC file; none when nothing was kept)."""
+        kept = len(self.columns["unit_id"])
+        written = None
+        if kept and part is not None:
+            with pa.OSFile(str(part), "wb") as out, ipc.new_file(out, UNITS_ARROW) as writer:
+                writer.write_batch(self.batch())
+            written = str(part)
+        reasons = Counter(reason for _loc, reason, _raw, _ord in self.rejects)
+        return SinkResult(written, kept, self.rejects, self.pairs, reasons, self.alt_trans, self.tally.foreign)
+
+
+_MICROS: dict[str | None, int | None] = {None: None}
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def tmx_dates(values: list[str | None]) -> pa.Array:
+    """TMX date strings -> UTC timestamps (null when not a TMX date); each distinct value parsed once
+    (``parse_tmx_date``: the one definition), as microseconds, so Arrow never sees a datetime object."""
+    micros = _MICROS
+    out = []
+    for value in values:
+        found = micros.get(value, -1)
+        if found == -1:
+            parsed = parse_tmx_date(value)
+            found = micros[value] = None if parsed is None else (parsed - _EPOCH) // timedelta(microseconds=1)
+        out.append(found)
+    return pa.array(out, pa.timestamp("us", "UTC"))
+
+
+@dataclass
+class Job:
+    """One chunk of one file for a worker: where its rows go and what they are labelled with."""
+
+    fmt: str
+    chunk: Chunk
+    client: str
+    source_file: str
+    domain: str | None
+    part: str
+    refused: str | None = None  # the context cannot be read (unsafe, broken header): reject every unit with this
+    path: str | None = None  # set when chunk.data is to be read from this file instead (offset, size)
+    offset: int = 0
+    size: int = 0
+
+
+def init_worker() -> None:
+    """Worker processes build millions of acyclic tuples and lists: the cyclic GC would only re-scan
+    them (measured ~20% of a reader's CPU before), so it is off in them."""
+    gc.disable()
+
+
+def run_job(job: Job) -> SinkResult:
+    """Worker entry (also run in the main process for small files). A job of a file on disk carries
+    no bytes: the worker reads its chunk itself (``path``, ``offset``), nothing is pickled twice."""
+    sink = ColumnSink(job.client, job.source_file, job.fmt, job.domain)
+    chunk = job.chunk
+    if job.path is not None:
+        with open(job.path, "rb") as handle:
+            handle.seek(job.offset)
+            chunk = dataclasses.replace(chunk, data=handle.read(job.size))
+    if job.refused is None:
+        parse_chunk(XML_FORMATS[job.fmt], chunk, sink)
+    else:
+        refuse_chunk(chunk, job.refused, sink)
+    return sink.finish(Path(job.part))
+
+
+class RejectWriter:
+    """tm_rejects rows -> Parquet, in batches (a hostile file may have millions)."""
+
+    def __init__(self, path: Path, client: str, batch_rows: int = 5_000) -> None:
+        self.path, self.client, self.batch_rows = path, client, batch_rows
+        self.rows: list[tuple[str, RejectRow]] = []
+        self.count = 0
+        self._writer = pq.ParquetWriter(path, REJECTS_ARROW, compression="zstd", compression_level=1)
+
+    def add(self, source_file: str, rows: list[RejectRow]) -> None:
+        self.rows.extend((source_file, row) for row in rows)
+        if len(self.rows) >= self.batch_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        files = [f for f, _r in self.rows]
+        location, reason, raw, ordinal = zip(*(r for _f, r in self.rows))
+        arrays = [pa.array([self.client] * len(files), _STR), pa.array(files, _STR), pa.array(location, _STR),
+                  pa.array(reason, _STR), pa.array(raw, _STR), pa.array(ordinal, pa.int64())]
+        self._writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=REJECTS_ARROW))
+        self.count += len(self.rows)
+        self.rows = []
+
+    def close(self) -> None:
+        self.flush()
+        self._writer.close()
 
 
 @contextlib.contextmanager
@@ -48,104 +292,3 @@ def lean_arrow_memory() -> Iterator[None]:
         yield
     finally:
         pa.set_memory_pool(previous)
-
-
-def arrow_schema(schema: dict[str, pl.DataType]) -> pa.Schema:
-    """The Arrow schema polars itself produces for our contract (so polars reads back the same dtypes)."""
-    return pl.DataFrame(schema=schema).to_arrow().schema
-
-
-class BatchWriter:
-    """Rows (tuples in column order) -> a Parquet file, one row group per ``BATCH_ROWS`` rows."""
-
-    def __init__(self, path: Path, schema: dict[str, pl.DataType], compression: str = "zstd") -> None:
-        self.path = path
-        self.schema = arrow_schema(schema)
-        self.rows: list[tuple[Any, ...]] = []
-        self.count = 0
-        self._writer = pq.ParquetWriter(path, self.schema, compression=compression,
-                                        compression_level=1 if compression == "zstd" else None)
-
-    def add(self, row: tuple[Any, ...]) -> None:
-        self.rows.append(row)
-        if len(self.rows) >= BATCH_ROWS:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        columns = list(zip(*self.rows))
-        arrays = [pa.array(col, type=field.type) for col, field in zip(columns, self.schema)]
-        self._writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
-        self.count += len(self.rows)
-        self.rows = []
-
-    def close(self) -> None:
-        self.flush()
-        self._writer.close()
-
-
-class DuplicateIndex:
-    """Collects 16 bytes of each row's unit_hash, then maps every row to its first occurrence."""
-
-    def __init__(self) -> None:
-        self._digests = bytearray()
-
-    def add(self, unit_hash_hex: str) -> None:
-        self._digests += bytes.fromhex(unit_hash_hex[:32])
-
-    def first_occurrence(self) -> np.ndarray:
-        """first[i] = index of the first row with row i's hash (== i for first occurrences)."""
-        n = len(self._digests) // 16
-        if n == 0:
-            return np.zeros(0, dtype=np.int64)
-        keys = np.frombuffer(bytes(self._digests), dtype=np.dtype([("a", ">u8"), ("b", ">u8")]))
-        rows = np.arange(n, dtype=np.int64)
-        order = np.lexsort((rows, keys["b"], keys["a"]))
-        a, b = keys["a"][order], keys["b"][order]
-        starts = np.ones(n, dtype=bool)
-        starts[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
-        group_first = order[np.maximum.accumulate(np.where(starts, rows, 0))]
-        first = np.empty(n, dtype=np.int64)
-        first[order] = group_first
-        return first
-
-
-def mark_duplicates(phase1: Path, final: Path, index: DuplicateIndex) -> int:
-    """Stream ``phase1`` into ``final`` with ``duplicate_of`` set; returns the number of duplicates."""
-    first = index.first_occurrence()
-    n = len(first)
-    rows = np.arange(n, dtype=np.int64)
-    is_dup = first != rows
-    referenced = np.zeros(n, dtype=bool)
-    referenced[first[is_dup]] = True
-    ids: dict[int, str] = {}  # only rows that some later row duplicates
-    source = pq.ParquetFile(phase1, pre_buffer=False)  # pre-buffering keeps the whole file in memory
-    schema = source.schema_arrow
-    dup_col = schema.get_field_index("duplicate_of")
-    id_col = schema.get_field_index("unit_id")
-    writer = pq.ParquetWriter(final, schema, compression="zstd", compression_level=1)
-    offset = 0
-    try:
-        for batch in source.iter_batches(batch_size=BATCH_ROWS):
-            size = batch.num_rows
-            window = slice(offset, offset + size)
-            if referenced[window].any() or is_dup[window].any():
-                unit_ids = batch.column(id_col).to_pylist()
-                for i in np.nonzero(referenced[window])[0]:
-                    ids[offset + int(i)] = unit_ids[int(i)]
-                dup: list[str | None] = [None] * size
-                for i in np.nonzero(is_dup[window])[0]:
-                    dup[int(i)] = ids[int(first[offset + int(i)])]
-                batch = batch.set_column(dup_col, schema.field(dup_col), pa.array(dup, type=schema.field(dup_col).type))
-            writer.write_batch(batch)
-            offset += size
-    finally:
-        writer.close()
-        source.close()
-    return int(is_dup.sum())
-
-
-def replace(tmp: Path, final: Path) -> None:
-    """Atomic rename, so a reader never sees a half-written table."""
-    os.replace(tmp, final)

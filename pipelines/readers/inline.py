@@ -9,6 +9,10 @@ identity we need to compare source and target token multisets. Rules (see base.I
   same code identity (kind family + id attribute + occurrence), unknown target codes get new numbers;
 - the native code text inside bpt/ph/... is markup, not text: it only survives in ``*_markup``.
   A ``<sub>`` inside a code is translatable text, so it is emitted right after the code's token.
+- namespaces: XLIFF readers pass the document's namespace, and only elements in it are inline
+  codes. XLIFF 1.2 and 2.0 allow no extension element inside <source>/<target> (annotations go
+  through <mrk>), so a foreign element there is an ``InlineError``: that segment is rejected with
+  the reason, never read as if it were an XLIFF code. TMX has no namespace rules: local names.
 """
 
 from __future__ import annotations
@@ -92,10 +96,13 @@ class _Walk:
     """One segment's walk. Hot for TMs full of tags: each lxml property read costs a C call and a new
     string, so every ``text``/``tail``/``tag`` is read once."""
 
-    __slots__ = ("roles", "id_attrs", "begin_pair", "end_pair", "numbering", "seen", "open", "parts", "line_offset")
+    __slots__ = ("roles", "id_attrs", "begin_pair", "end_pair", "numbering", "seen", "open", "parts", "line_offset",
+                 "prefix")
 
-    def __init__(self, spec: InlineSpec, numbering: Numbering, line_offset: int = 0) -> None:
+    def __init__(self, spec: InlineSpec, numbering: Numbering, line_offset: int = 0,
+                 namespace: str | None = None) -> None:
         self.line_offset = line_offset
+        self.prefix = None if namespace is None else (f"{{{namespace}}}" if namespace else "")
         self.roles = spec.roles
         self.id_attrs = spec.id_attrs
         self.begin_pair = spec.begin_pair
@@ -133,12 +140,23 @@ class _Walk:
 
     def subs(self, code: safexml.Element) -> None:
         for child in code:
-            if local_name(child.tag) == "sub":
+            if self._name(child) == "sub":
                 self.code(child)
 
-    def code(self, element: safexml.Element) -> None:
+    def _name(self, element: safexml.Element) -> str:
+        """The inline element's name; raises InlineError for an element outside the document's namespace."""
         tag = element.tag
-        name = tag if tag.__class__ is str and "}" not in tag else local_name(tag)
+        prefix = self.prefix
+        if prefix is None:
+            return tag if tag.__class__ is str and "}" not in tag else local_name(tag)
+        if tag.__class__ is str and (tag.startswith(prefix) if prefix else not tag.startswith("{")):
+            return tag[len(prefix):]
+        raise InlineError(f"foreign element <{tag}> in inline content on line "
+                          f"{(element.sourceline or 0) + self.line_offset} (XLIFF allows no extension "
+                          "element there; annotations go in <mrk>)")
+
+    def code(self, element: safexml.Element) -> None:
+        name = self._name(element)
         role = self.roles.get(name)
         if role is None:
             raise InlineError(f"unknown inline element <{name}> on line {(element.sourceline or 0) + self.line_offset}")
@@ -176,14 +194,15 @@ def render_text(text: str) -> tuple[str, str]:
 
 
 def render(element: safexml.Element | None, spec: InlineSpec, numbering: Numbering,
-           line_offset: int = 0) -> tuple[str, str]:
+           line_offset: int = 0, namespace: str | None = None) -> tuple[str, str]:
     """(plain text with tokens, original inline markup) of a segment element; raises InlineError.
-    ``line_offset``: added to line numbers in error messages (a document parsed in chunks)."""
+    ``line_offset``: added to line numbers in error messages (a document parsed in chunks);
+    ``namespace``: the document's (XLIFF), None for local names (TMX)."""
     if element is None:
         return "", ""
     if len(element) == 0:  # fast path: no inline codes (most real TM segments)
         return render_text(element.text or "")
-    walk = _Walk(spec, numbering, line_offset)
+    walk = _Walk(spec, numbering, line_offset, namespace)
     walk.content(element)
     return "".join(walk.parts), inner_markup(element)
 

@@ -1,13 +1,15 @@
-"""The explicit reader registry and the one entry point that turns a path into units.
+"""The explicit reader registry and the one entry point that turns a path into records.
 
-``READERS`` is a plain dict (no discovery): adding a format means adding a module and a line here.
-The format is chosen by file suffix; ``.xlf``/``.xliff`` are sniffed (root ``version`` / namespace)
-to pick XLIFF 1.x or 2.x, reading only up to the root start tag.
+``XML_FORMATS`` and ``READERS`` are plain dicts (no discovery): adding a format means adding a
+module and a line here. The format is chosen by file suffix; ``.xlf``/``.xliff`` are sniffed (root
+``version`` / namespace) to pick XLIFF 1.x or 2.x, reading only up to the root start tag.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
+import re
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -15,26 +17,27 @@ from pathlib import Path
 from typing import IO, BinaryIO, ClassVar, Iterator
 
 from pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
-from pipelines.readers import containers, safexml, tmx_parallel
+from pipelines.readers import containers, safexml
 from pipelines.readers.base import Reader, Reject, TranslationUnit
 from pipelines.readers.po import PoReader
-from pipelines.readers.tbx import TbxReader
-from pipelines.readers.tmx import TmxReader
-from pipelines.readers.xliff12 import Xliff12Reader
-from pipelines.readers.xliff2 import Xliff2Reader
+from pipelines.readers.scan import root_element
+from pipelines.readers.xmlformats import XML_FORMATS
+from pipelines.readers.xmlunits import XmlReader
 
 Record = TranslationUnit | Reject
 _XLIFF_SUFFIXES = (".xlf", ".xliff", ".sdlxliff", ".mxliff", ".mqxliff")
 _SUFFIX_FORMAT = {".tmx": "tmx", ".po": "po", ".pot": "po", ".tbx": "tbx"} | {s: "xliff" for s in _XLIFF_SUFFIXES}
-_READ_ERRORS = (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile, UnicodeDecodeError)
+_VERSION = re.compile(rb"""\sversion\s*=\s*(["'])([^"']*)\1""")
+READ_ERRORS = (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile, UnicodeDecodeError)
 
 
 def sniff_xliff_version(stream: IO[bytes], name: str) -> str:
-    """'xliff2' or 'xliff12', from the root element only (fed 4 KB at a time, stops at the root)."""
-    root = safexml.sniff_root(stream, name)
-    namespace = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
-    version = root.get("version") or ""
-    return "xliff2" if version.startswith("2") or ":document:2." in namespace else "xliff12"
+    """'xliff2' or 'xliff12', from the root start tag only (a fault further down is the reader's to report)."""
+    namespace, root, tag = root_element(safexml.utf8_stream(stream))  # type: ignore[arg-type]
+    if root is None:
+        raise MalformedFileError("no root element", path=name, location=1)
+    version = _VERSION.search(tag)
+    return "xliff2" if (version and version.group(2).startswith(b"2")) or ":document:2." in (namespace or "") else "xliff12"
 
 
 class XliffReader:
@@ -45,20 +48,12 @@ class XliffReader:
 
     def read(self, stream: BinaryIO, name: str) -> Iterator[Record]:
         data = stream.read()  # callers of this convenience reader pass one small file
-        import io
-
         version = sniff_xliff_version(io.BytesIO(data), name)
         return READERS[version].read(io.BytesIO(data), name)
 
 
-READERS: dict[str, Reader] = {
-    "tmx": TmxReader(),
-    "xliff": XliffReader(),
-    "xliff12": Xliff12Reader(),
-    "xliff2": Xliff2Reader(),
-    "po": PoReader(),
-    "tbx": TbxReader(),
-}
+READERS: dict[str, Reader] = {name: XmlReader(fmt) for name, fmt in XML_FORMATS.items()}  # type: ignore[misc]
+READERS |= {"xliff": XliffReader(), "po": PoReader()}
 
 
 def reader_for(name: str) -> Reader:
@@ -91,7 +86,8 @@ class FileError:
     error: InputError
 
 
-def _format_of(member: containers.Member) -> str:
+def format_of(member: containers.Member) -> str:
+    """The registered format of an archive member or file (XLIFF sniffed); raises UnsupportedFormatError."""
     fmt = _SUFFIX_FORMAT.get(Path(member.name).suffix.lower())
     if fmt is None:
         kind = "nested archive" if Path(member.name).suffix.lower() in containers.ARCHIVE_SUFFIXES else "file type"
@@ -102,44 +98,41 @@ def _format_of(member: containers.Member) -> str:
     return fmt
 
 
-def _read_member(member: containers.Member, fmt: str, workers: int) -> Iterator[Record]:
-    if fmt == "tmx" and workers > 1 and (member.size or 0) >= tmx_parallel.PARALLEL_MIN_BYTES:
-        with containers.materialise(member) as path:
-            yield from TmxReader().read_path(path, member.label, workers)
-        return
-    with member.open() as stream:
-        yield from READERS[fmt].read(stream, member.label)  # type: ignore[arg-type]
+def read_error(exc: BaseException, label: str) -> InputError:
+    """A stream failure (truncated archive, I/O error) as an InputError naming the file."""
+    if isinstance(exc, InputError):
+        return exc
+    return MalformedFileError(f"cannot read past this point: {type(exc).__name__}: {exc}", path=label)
 
 
-def iter_sources(path: Path, *, workers: int = 2) -> Iterator[tuple[SourceInfo, Record | FileStart | FileError]]:
-    """Every record of every file in ``path``, each file opened by a ``FileStart``; a broken file
-    yields a ``FileError`` (after its readable records) and the next file or member goes on."""
-    for member in containers.expand(path):
+def iter_sources(path: Path, *, limits: containers.ContainerLimits | None = None
+                 ) -> Iterator[tuple[SourceInfo, Record | FileStart | FileError]]:
+    """Every record of every file in ``path``, in this process, each file opened by a ``FileStart``;
+    a broken file yields a ``FileError`` (after its readable records) and the next file goes on."""
+    for member in containers.expand(path, limits):
         if isinstance(member, InputError):
-            yield SourceInfo(str(path), "zip"), FileStart()
-            yield SourceInfo(str(path), "zip"), FileError(member)
+            info = SourceInfo(member.path, None)
+            yield info, FileStart()
+            yield info, FileError(member)
             continue
         info = SourceInfo(member.label, _SUFFIX_FORMAT.get(Path(member.name).suffix.lower()))
+        yield info, FileStart()
         try:
-            info = SourceInfo(member.label, _format_of(member))
-            yield info, FileStart()
-            for record in _read_member(member, info.format or "", workers):
-                yield info, record
-        except InputError as exc:
-            yield info, FileStart()  # harmless when already started: summaries group by label
-            yield info, FileError(exc)
-        except _READ_ERRORS as exc:
-            yield info, FileStart()
-            yield info, FileError(MalformedFileError(f"cannot read: {type(exc).__name__}: {exc}", path=member.label))
+            info = SourceInfo(member.label, format_of(member))
+            with member.open() as stream:
+                for record in READERS[info.format or ""].read(stream, member.label):  # type: ignore[arg-type]
+                    yield info, record
+        except (InputError, *READ_ERRORS) as exc:
+            yield info, FileError(read_error(exc, member.label))
 
 
-def iter_units(path: Path, *, workers: int = 2) -> Iterator[tuple[str, Record]]:
+def iter_units(path: Path) -> Iterator[tuple[str, Record]]:
     """(source_file label, record) for every unit in ``path`` (a file, .zip or .gz).
 
     Raises the first ``InputError`` after yielding everything readable (for a .zip: every other member).
     """
     first_error: InputError | None = None
-    for info, record in iter_sources(path, workers=workers):
+    for info, record in iter_sources(path):
         if isinstance(record, FileError):
             first_error = first_error or record.error
         elif not isinstance(record, FileStart):

@@ -1,4 +1,4 @@
-"""Hostile-XML-safe streaming parse shared by every XML reader (TMX, XLIFF, TBX).
+"""Hostile-XML-safe parsing shared by every XML reader (TMX, XLIFF, TBX).
 
 The parser never resolves entities, never loads a DTD, never touches the network and keeps libxml2's
 size limits (huge_tree=False). A file that *declares* entities in its internal DTD subset is refused
@@ -9,11 +9,13 @@ an external DTD (the Mozilla TBX) is fine: the DTD is never fetched.
 
 from __future__ import annotations
 
-from typing import IO, Any, Iterator, TypeAlias
+import codecs
+import re
+from typing import IO, Any, TypeAlias
 
 from lxml import etree
 
-from pipelines.errors import MalformedFileError, UnsafeXmlError
+from pipelines.errors import UnsafeXmlError
 
 # lxml-stubs (0.5) predate lxml 6: they type ``sourceline`` as ``...``, ``get()`` as ``str | bytes``
 # and lack ``DTD.iterentities``; elements are therefore annotated with this alias on purpose.
@@ -39,7 +41,8 @@ def local_name(tag: object) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _refuse_entities(tree: Element, name: str) -> None:
+def refuse_entities(tree: Element, name: str) -> None:
+    """Raise ``UnsafeXmlError`` when the document's internal DTD subset declares entities."""
     dtd = tree.docinfo.internalDTD
     if dtd is None:
         return
@@ -53,86 +56,65 @@ def _refuse_entities(tree: Element, name: str) -> None:
         )
 
 
-def syntax_error(exc: etree.XMLSyntaxError, name: str, line_offset: int = 0) -> MalformedFileError:
-    """Turn an lxml syntax error into our error naming file and line (line_offset: chunked parses)."""
-    line = exc.lineno if exc.lineno else None
-    msg = exc.msg or str(exc)
-    # libxml2 appends "(<file>, line N)"; our message names the file and line already.
-    msg = msg.split(" (", 1)[0] if "line" in msg else msg
-    return MalformedFileError(
-        f"not well-formed XML: {msg}", path=name, location=None if line is None else line + line_offset
-    )
-
-
-def iterparse(
-    source: IO[bytes],
-    name: str,
-    *,
-    events: tuple[str, ...] = ("end",),
-    tag: str | tuple[str, ...] | None = None,
-    line_offset: int = 0,
-    expect_root: tuple[str, ...] = (),
-) -> Iterator[tuple[str, Element]]:
-    """``lxml.etree.iterparse`` with the safe options; errors become ``MalformedFileError``/``UnsafeXmlError``.
-
-    The entity check (and the root-name check, so a mislabelled file is an error rather than zero
-    units) runs on the first event, i.e. before any unit is handed to a reader.
-    """
-    parser: Any = etree.iterparse(source, events=events, tag=tag, **PARSER_OPTIONS)
-    checked = False
-    try:
-        for event, element in parser:
-            if not checked:
-                _check_document(element.getroottree(), name, expect_root)
-                checked = True
-            yield event, element
-        if not checked and parser.root is not None:
-            _check_document(parser.root.getroottree(), name, expect_root)
-    except etree.XMLSyntaxError as exc:
-        raise syntax_error(exc, name, line_offset) from None
-
-
-def _check_document(tree: Element, name: str, expect_root: tuple[str, ...]) -> None:
-    _refuse_entities(tree, name)
-    root = tree.getroot()
-    if expect_root and local_name(root.tag) not in expect_root:
-        raise MalformedFileError(
-            f"root element is <{local_name(root.tag)}>, expected <{'> or <'.join(expect_root)}>",
-            path=name,
-            location=root.sourceline,
-        )
-
-
 def make_parser() -> Any:
-    """A safe ``XMLParser`` (the same options as ``iterparse``)."""
+    """A safe ``XMLParser`` (one per document: a parser's error log accumulates across documents)."""
     return etree.XMLParser(**PARSER_OPTIONS)  # type: ignore[arg-type]
 
 
-def pull_parser() -> Any:
-    """A safe incremental parser reporting element starts (sniffing roots, TMX prologues)."""
-    return etree.XMLPullParser(events=("start",), **PARSER_OPTIONS)  # type: ignore[arg-type]
+_WIDE_ENCODINGS = (  # (first bytes, codec): UTF-32 before UTF-16, since FF FE 00 00 starts both
+    (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"<\x00\x00\x00", "utf-32-le"),
+    (b"\x00\x00\x00<", "utf-32-be"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"<\x00", "utf-16-le"),
+    (b"\x00<", "utf-16-be"),
+)
+_DECLARED_ENCODING = re.compile(r"^\ufeff?(<\?xml[^>]*?encoding\s*=\s*)([\"'])[^\"']*\2")
 
 
-def parse_bytes(data: bytes, name: str) -> Element:
-    """Whole-document safe parse (small documents only)."""
-    parser = make_parser()
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        raise syntax_error(exc, name) from None
-    _refuse_entities(root.getroottree(), name)
-    return root
+class _Utf8:
+    """A UTF-16/32 document re-encoded as UTF-8 (its XML declaration saying so), so byte scans and
+    chunked parsing apply. Lone surrogates pass through as bytes libxml2 rejects: that unit is
+    rejected, nothing is silently replaced."""
+
+    def __init__(self, head: bytes, stream: IO[bytes], codec: str) -> None:
+        self._stream = stream
+        self._decoder = codecs.getincrementaldecoder(codec)(errors="surrogatepass")
+        text = _DECLARED_ENCODING.sub(r"\1\2UTF-8\2", self._decoder.decode(head)).lstrip("\ufeff")
+        self._pending = text.encode("utf-8", "surrogatepass")
+
+    def read(self, size: int = -1) -> bytes:
+        while not self._pending or (size >= 0 and len(self._pending) < size):
+            data = self._stream.read(size if size > 0 else 1 << 20)
+            text = self._decoder.decode(data, final=not data)
+            self._pending += text.encode("utf-8", "surrogatepass")
+            if not data:
+                break
+        if size < 0:
+            out, self._pending = self._pending, b""
+        else:
+            out, self._pending = self._pending[:size], self._pending[size:]
+        return out
 
 
-def sniff_root(stream: IO[bytes], name: str) -> Element:
-    """The root element (tag and attributes only), fed 4 KB at a time and stopping at its start tag,
-    so an error further down the file is left for the reader to report after its readable units."""
-    parser = pull_parser()
-    try:
-        while chunk := stream.read(4096):
-            parser.feed(chunk)
-            for _event, root in parser.read_events():
-                return root
-    except etree.XMLSyntaxError as exc:
-        raise syntax_error(exc, name) from None
-    raise MalformedFileError("no root element", path=name, location=1)
+class Prefixed:
+    """The bytes already read to sniff the encoding, then the rest of the stream."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self._head, self._stream = head, stream
+
+    def read(self, size: int = -1) -> bytes:
+        if not self._head:
+            return self._stream.read(size)
+        if size < 0:
+            out, self._head = self._head + self._stream.read(), b""
+            return out
+        out, self._head = self._head[:size], self._head[size:]
+        return out
+
+
+def utf8_stream(stream: IO[bytes]) -> IO[bytes]:
+    """``stream`` itself for ASCII-compatible encodings (UTF-8, Latin-1…: the XML declaration still
+    governs the parse), a UTF-8 re-encoding for UTF-16/32 (detected by BOM or by ``<`` padded with NULs)."""
+    head = stream.read(4096)
+    for prefix, codec in _WIDE_ENCODINGS:
+        if head.startswith(prefix):
+            return _Utf8(head, stream, codec)  # type: ignore[return-value]
+    return Prefixed(head, stream)  # type: ignore[return-value]

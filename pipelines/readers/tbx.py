@@ -12,13 +12,14 @@ language; further terms are props ``synonym:<lang>``; descrip/termNote/note beco
 
 from __future__ import annotations
 
-from typing import BinaryIO, ClassVar, Iterator
-
 from lxml import etree
 
 from pipelines.langtags import same_language
 from pipelines.readers import safexml
-from pipelines.readers.base import Reject, TranslationUnit
+from pipelines.readers.base import Row, unit_row
+from pipelines.readers.scan import Vocabulary
+from pipelines.readers.xliff12 import units_in
+from pipelines.readers.xmlunits import Tally, XmlFormat
 
 RAW_MAX = 500
 _ENTRY = ("termEntry", "conceptEntry")
@@ -45,8 +46,10 @@ def _lang_block(block: safexml.Element) -> tuple[list[str], list[tuple[str, str]
     return terms, props, definitions
 
 
-def entry_records(entry: safexml.Element, default_src: str | None) -> list[TranslationUnit | Reject]:
-    line = entry.sourceline or 0
+def entry_rows(entry: safexml.Element, _info: object, line_offset: int, _tally: Tally) -> list[Row]:
+    """The rows of one termEntry/conceptEntry (the source language: the root's xml:lang)."""
+    default_src = entry.getroottree().getroot().get(safexml.XML_LANG)
+    line = (entry.sourceline or 0) + line_offset
     raw = etree.tostring(entry, encoding="unicode", with_tail=False)[:RAW_MAX]
     entry_props: list[tuple[str, str]] = []
     blocks: list[tuple[str | None, list[str], list[tuple[str, str]], list[str]]] = []
@@ -60,13 +63,13 @@ def entry_records(entry: safexml.Element, default_src: str | None) -> list[Trans
             entry_props.extend((d.get("type") or "descrip", "".join(d.itertext()).strip())
                                for d in child.iter() if safexml.local_name(d.tag) in _META)
     if not blocks:
-        return [Reject(str(line), "term entry without language", raw)]
+        return [(line, "term entry without language", raw)]
     src_index = next((i for i, b in enumerate(blocks) if same_language(b[0], default_src)), 0)
     src_lang, src_terms, src_props, src_defs = blocks[src_index]
     if not src_terms:
-        return [Reject(str(line), "term entry without source term", raw)]
+        return [(line, "term entry without source term", raw)]
     entry_id = entry.get("id") or f"line{line}"
-    out: list[TranslationUnit | Reject] = []
+    out: list[Row] = []
     for i, (lang, terms, props, defs) in enumerate(blocks):
         if i == src_index:
             continue
@@ -74,40 +77,23 @@ def entry_records(entry: safexml.Element, default_src: str | None) -> list[Trans
         all_props += [(f"synonym:{src_lang}", t) for t in src_terms[1:]]
         all_props += [(f"synonym:{lang}", t) for t in terms[1:]]
         target = terms[0] if terms else None
-        out.append(TranslationUnit(
+        out.append(unit_row(
             unit_id=entry_id, src_lang=src_lang, tgt_lang=lang, source=src_terms[0], target=target,
             source_markup=src_terms[0], target_markup=target, line=line,
             note="\n".join(src_defs + defs) or None, props=all_props, flags=["termbase"],
         ))
     if len(blocks) == 1:
-        out.append(TranslationUnit(
+        out.append(unit_row(
             unit_id=entry_id, src_lang=src_lang, tgt_lang=None, source=src_terms[0], target=None,
             source_markup=src_terms[0], target_markup=None, line=line, props=entry_props, flags=["termbase"],
         ))
     return out
 
 
-def iter_tbx(stream: BinaryIO, name: str) -> Iterator[TranslationUnit | Reject]:
-    default_src: str | None = None
-    events = safexml.iterparse(stream, name, events=("start", "end"),
-                               tag=("{*}martif", "{*}tbx", "{*}termEntry", "{*}conceptEntry"),
-                               expect_root=("martif", "tbx"))
-    for event, element in events:
-        kind = safexml.local_name(element.tag)
-        if kind in ("martif", "tbx"):
-            if event == "start":
-                default_src = element.get(safexml.XML_LANG)
-            continue
-        if event == "end":
-            yield from entry_records(element, default_src)
-            element.clear()
-
-
-class TbxReader:
-    """TBX termbases (TBX-Basic / TBX 2008 and TBX v3)."""
-
-    format_name: ClassVar[str] = "tbx"
-    suffixes: ClassVar[tuple[str, ...]] = (".tbx",)
-
-    def read(self, stream: BinaryIO, name: str) -> Iterator[TranslationUnit | Reject]:
-        return iter_tbx(stream, name)
+TBX_FORMAT = XmlFormat(
+    name="tbx",
+    vocabulary=Vocabulary(roots=frozenset({"martif", "tbx"}), units=frozenset({"termEntry", "conceptEntry"})),
+    units=lambda root: units_in(root, _ENTRY),
+    info=lambda root: None,
+    rows=entry_rows,
+)

@@ -1,31 +1,25 @@
-"""TMX 1.4b reader: streamed, memory flat in file size.
+"""TMX 1.4b: the rows of one <tu> (``TMX_FORMAT`` for the shared scan/parse in ``xmlunits``).
 
-Not translate-toolkit's ``tmxfile``: it builds the whole tree (measured: ~1.06 GB peak and ~16k
-units/s on a 200k-unit file) and drops the inline-code identity. A file is split at ``</tu>``
-boundaries into ~256 KB chunks, each parsed by lxml as a small document (``tmx_parallel``: in this
-process, or on several cores for big files); UTF-16 files and the region after a failing chunk use
-``iter_tmx`` (lxml iterparse, each <tu> cleared after use). All paths share ``tu_rows``.
+Not translate-toolkit's ``tmxfile``: it builds the whole tree (measured: ~1.2 GB peak on a 200k-unit
+file) and drops the inline-code identity. Files are scanned and parsed in chunks (``scan.py``,
+``xmlunits.py``), on several processes for big files; every path ends in ``tu_rows``.
 
 One row per (tu x non-source tuv). The source tuv is the one in the tu's ``srclang`` (else the
-header's); with ``*all*`` or no srclang, the first tuv. A tu with no other tuv yields one unit with
-no target (the ingest rejects it; a scorer reading a source file wants it).
+header's); with ``*all*`` or no srclang, the first tuv, and the rows are flagged
+``src_lang_assumed``. A tu with no other tuv yields one unit with no target (the ingest rejects it;
+a scorer reading a source file wants it).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import re
-from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, Iterator
+from typing import Any
 
 from lxml import etree
 
-from pipelines.errors import MalformedFileError
 from pipelines.langtags import try_normalise
 from pipelines.readers import safexml
-from pipelines.readers.base import Reject, TranslationUnit
+from pipelines.readers.base import Row, parse_tmx_date
 from pipelines.readers.inline import (
     TMX_SPEC,
     InlineError,
@@ -34,26 +28,16 @@ from pipelines.readers.inline import (
     render,
     render_text,
 )
+from pipelines.readers.scan import Vocabulary
+from pipelines.readers.xmlunits import Tally, XmlFormat
 from pipelines.unit_hash import unit_hash
+
+__all__ = ["TMX_FORMAT", "TmxHeader", "parse_tmx_date", "tu_rows"]
 
 _XML_LANG = safexml.XML_LANG
 DOMAIN_PROPS = frozenset({"x-domain", "domain", "subject", "x-subject"})
-TU_TAGS = ("{*}header", "{*}tu")
 RAW_MAX = 500
-_LINE_REF = re.compile(r"\bline (\d+)")  # in libxml2's error messages (not XML)
-
-
-@functools.lru_cache(maxsize=8192)
-def parse_tmx_date(value: str | None) -> datetime | None:
-    """TMX dates are ``YYYYMMDDThhmmssZ`` (UTC); anything else is kept only in props. Cached: TMs
-    repeat the same few thousand timestamps."""
-    if not value or len(value) != 16 or value[8] != "T" or value[15] != "Z":
-        return None
-    try:
-        return datetime(int(value[0:4]), int(value[4:6]), int(value[6:8]), int(value[9:11]),
-                        int(value[11:13]), int(value[13:15]), tzinfo=timezone.utc)
-    except ValueError:
-        return None
+ASSUMED = ["src_lang_assumed"]
 
 
 _KEYS: dict[str | None, str] = {}
@@ -110,17 +94,6 @@ class TmxHeader:
                     self.domain = (child.text or "").strip() or None
 
 
-# A row is a TranslationUnit's fields as a tuple (cheap to pickle from worker processes), or a
-# 3-tuple (line, reason, raw) for a reject; ``to_record`` makes the dataclass.
-Row = tuple[Any, ...]
-
-
-def to_record(row: Row) -> TranslationUnit | Reject:
-    if len(row) == 3:
-        return Reject(str(row[0]), row[1], row[2])
-    return TranslationUnit(*row)
-
-
 _PAIRS: dict[tuple[str | None, str | None], tuple[str | None, str | None]] = {}
 
 
@@ -132,7 +105,7 @@ def _norm_pair(src: str | None, tgt: str | None) -> tuple[str | None, str | None
     return pair
 
 
-def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> list[Row]:
+def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0, tally: Tally | None = None) -> list[Row]:
     """The rows of one <tu>. Hot path (millions of calls): each lxml call costs ~0.5 us, so every
     element and attribute is touched once; no dataclasses."""
     line = (tu.sourceline or 0) + line_offset
@@ -186,7 +159,10 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
     if not tuvs:
         return [(line, "no tuv in tu", _raw(tu))]
     src_index = 0
-    if srclang and srclang != "*all*":
+    flags: list[str] = []
+    if not srclang or srclang == "*all*":
+        flags = ASSUMED  # shared, never mutated: the first tuv is taken as the source
+    else:
         wanted = _KEYS.get(srclang) or _key(srclang)
         src_index = -1
         for i, tag_as_written in enumerate(langs):
@@ -211,8 +187,6 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
     except InlineError as exc:
         return [(line, "unparseable inline markup", f"{exc}; " + _raw(tu))]
     src_lang = langs[src_index]
-    created = parse_tmx_date(created_raw)
-    changed = parse_tmx_date(changed_raw)
     note = "\n".join(notes) if notes else None
     n_tuvs = len(tuvs)
     unit_id = tuid
@@ -220,8 +194,8 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
         joined = "\x1f".join([src_lang or "", source_markup] + [_raw(tuvs[i][1]) for i in range(n_tuvs) if i != src_index])
         unit_id = "h" + hashlib.sha256(joined.encode()).hexdigest()[:16]
     if n_tuvs == 1:
-        return [(unit_id, src_lang, None, source, None, source_markup, None, line, created, changed,
-                 creator, note, None, props, [], domain, None)]
+        return [(unit_id, src_lang, None, source, None, source_markup, None, line, created_raw, changed_raw,
+                 creator, note, None, props, flags, domain, None)]
     out: list[Row] = []
     for i in range(n_tuvs):
         if i == src_index:
@@ -240,11 +214,13 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
         except InlineError as exc:
             out.append((line, "unparseable inline markup", f"{exc}; " + _raw(tu)))
             continue
-        unit_created, unit_changed, unit_creator, unit_props = created, changed, creator, props
-        if len(items) > 1:  # tuv-level metadata overrides the tu's for this target
+        unit_created, unit_changed, unit_creator, unit_props = created_raw, changed_raw, creator, props
+        if len(items) > 1:  # tuv-level metadata overrides the tu's for this target (when it is a date)
             attrs = dict(items)
-            unit_created = parse_tmx_date(attrs.get("creationdate")) or created
-            unit_changed = parse_tmx_date(attrs.get("changedate")) or changed
+            if parse_tmx_date(attrs.get("creationdate")) is not None:
+                unit_created = attrs["creationdate"]
+            if parse_tmx_date(attrs.get("changedate")) is not None:
+                unit_changed = attrs["changedate"]
             unit_creator = attrs.get("creationid") or creator
         if n_children > 1:
             unit_props = props + [(f"tuv:{_tag(c)}:{c.get('type') or ''}", c.text or "")
@@ -253,50 +229,29 @@ def tu_rows(tu: safexml.Element, header: TmxHeader, line_offset: int = 0) -> lis
         src_norm, tgt_norm = _norm_pair(src_lang, tgt_lang)
         digest = unit_hash(src_norm, tgt_norm, source, target)  # here: in the worker
         out.append((unit_id, src_lang, tgt_lang, source, target, source_markup, target_markup, line,
-                    unit_created, unit_changed, unit_creator, note, None, unit_props, [], domain, digest))
+                    unit_created, unit_changed, unit_creator, note, None, unit_props, flags, domain, digest))
     return out
 
 
-def iter_tmx(stream: BinaryIO, name: str, line_offset: int = 0) -> Iterator[TranslationUnit | Reject]:
-    """Stream one TMX document (or a prologue-wrapped part of one); clears every <tu> after use."""
-    header = TmxHeader()
-    events = safexml.iterparse(stream, name, events=("end",), tag=TU_TAGS, line_offset=line_offset,
-                               expect_root=("tmx",))
-    try:
-        for _event, element in events:
-            if _tag(element) == "header":
-                header = TmxHeader(element)
-                continue
-            for row in tu_rows(element, header, line_offset):
-                yield to_record(row)
-            element.clear()
-            parent = element.getparent()
-            if parent is not None:
-                while element.getprevious() is not None:
-                    del parent[0]
-    except MalformedFileError as exc:
-        if not line_offset:
-            raise
-        # a part of a file: libxml2's message names lines of the part ("... tag seg line 6, line 6, column 3")
-        reason = _LINE_REF.sub(lambda m: f"line {int(m.group(1)) + line_offset}", exc.reason)
-        raise MalformedFileError(reason, path=exc.path, location=exc.location) from None
+def _units(root: safexml.Element) -> list[safexml.Element]:
+    """The <tu> children of <body>, in the root's namespace (what the scan counts)."""
+    tag = root.tag
+    tu = "tu" if tag == "tmx" else tag[: -len("tmx")] + "tu"
+    for child in root:
+        if child.tag == tu[: -len("tu")] + "body":
+            return [c for c in child if c.tag == tu]
+    return []
 
 
-class TmxReader:
-    """TMX 1.4b (also 1.1/1.2 files, which differ only in ``lang`` vs ``xml:lang``)."""
+def _header(root: safexml.Element) -> TmxHeader:
+    header = root.tag[: -len("tmx")] + "header"
+    return TmxHeader(next((c for c in root if c.tag == header), None))
 
-    format_name: ClassVar[str] = "tmx"
-    suffixes: ClassVar[tuple[str, ...]] = (".tmx",)
 
-    def read(self, stream: BinaryIO, name: str) -> Iterator[TranslationUnit | Reject]:
-        """Chunked (``tmx_parallel.read_tmx_stream``): faster than one ``iterparse`` and exact line
-        numbers past line 65,535; the same rows."""
-        from pipelines.readers.tmx_parallel import read_tmx_stream
-
-        return read_tmx_stream(stream, name)
-
-    def read_path(self, path: Path, name: str, workers: int = 2) -> Iterator[TranslationUnit | Reject]:
-        """Like ``read`` for a file on disk; big files are parsed in chunks on ``workers`` processes."""
-        from pipelines.readers.tmx_parallel import read_tmx_file
-
-        return read_tmx_file(path, name, workers)
+TMX_FORMAT = XmlFormat(
+    name="tmx",
+    vocabulary=Vocabulary(roots=frozenset({"tmx"}), units=frozenset({"tu"}), keep=frozenset({"header"})),
+    units=_units,
+    info=_header,
+    rows=tu_rows,
+)

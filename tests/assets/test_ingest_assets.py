@@ -10,6 +10,7 @@ from dagster import AssetKey, DagsterInstance, materialize
 from assets.ingest import INVARIANT_CHECK, invariant_result, tm_ingest
 from assets.partitions import CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
+from pipelines.ingest import FileSummary, IngestSummary
 from pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
 
 
@@ -45,12 +46,46 @@ def test_materialise_tm_units_and_rejects(dagster_home: Path, settings: Housesty
     assert rejects_meta["reject_reasons"].value.startswith("|")
 
 
-def test_invariant_check_fails_when_a_unit_is_unaccounted_for(tmp_path: Path) -> None:
+def _tables(tmp_path: Path, kept: list[tuple[str, int]], rejected: list[tuple[str, int | None]]) -> tuple[Path, Path]:
     units, rejects = tmp_path / "u.parquet", tmp_path / "r.parquet"
-    pl.DataFrame({"unit_id": ["a", "b"]}).write_parquet(units)
-    pl.DataFrame({"location": ["3"]}).write_parquet(rejects)
-    assert invariant_result(3, units, rejects).passed
-    failed = invariant_result(4, units, rejects)
+    pl.DataFrame({"source_file": [f for f, _o in kept], "unit_ordinal": [o for _f, o in kept]},
+                 schema={"source_file": pl.Utf8, "unit_ordinal": pl.Int64}).write_parquet(units)
+    pl.DataFrame({"source_file": [f for f, _o in rejected], "unit_ordinal": [o for _f, o in rejected]},
+                 schema={"source_file": pl.Utf8, "unit_ordinal": pl.Int64}).write_parquet(rejects)
+    return units, rejects
+
+
+def _summary(*files: tuple[str, int | None], rows: int) -> IngestSummary:
+    return IngestSummary(units_read=rows, per_file=[FileSummary(name, "tmx", units_in_file=n) for name, n in files])
+
+
+def test_invariant_check_counts_units_in_the_file_not_rows(tmp_path: Path) -> None:
+    """a.tmx holds 3 units: unit 1 kept for two languages, unit 2 kept for one and rejected for
+    another, unit 3 rejected; plus a file-level row. Every unit is accounted for once."""
+    units, rejects = _tables(tmp_path, [("a.tmx", 1), ("a.tmx", 1), ("a.tmx", 2)],
+                             [("a.tmx", 2), ("a.tmx", 3), ("a.tmx", None)])
+    result = invariant_result(_summary(("a.tmx", 3), rows=6), units, rejects)
+    assert result.passed and result.metadata["units_in_files"].value == 3
+    assert result.metadata["units_accounted"].value == 3
+
+
+def test_invariant_check_fails_when_a_unit_is_unaccounted_for(tmp_path: Path) -> None:
+    """The scan counted 4 units in a.tmx; the tables hold 3 of them (rows add up: the reader lost it)."""
+    units, rejects = _tables(tmp_path, [("a.tmx", 1), ("a.tmx", 2)], [("a.tmx", 3)])
+    failed = invariant_result(_summary(("a.tmx", 4), rows=3), units, rejects)
     assert not failed.passed
-    assert failed.metadata["difference"].value == 1
-    assert "1 units unaccounted for" in (failed.description or "")
+    assert "1 file(s) whose units do not add up" in (failed.description or "")
+    assert "a.tmx" in failed.metadata["files_disagreeing"].value
+
+
+def test_invariant_check_fails_on_a_unit_the_count_does_not_have(tmp_path: Path) -> None:
+    units, rejects = _tables(tmp_path, [("a.tmx", 1), ("a.tmx", 2), ("a.tmx", 7)], [])
+    assert not invariant_result(_summary(("a.tmx", 3), rows=3), units, rejects).passed
+
+
+def test_invariant_check_reports_a_file_that_could_not_be_counted(tmp_path: Path) -> None:
+    """A truncated archive: the units read are there; the file's count is unknown and said so."""
+    units, rejects = _tables(tmp_path, [("b.tmx.gz", 1)], [("b.tmx.gz", None)])
+    result = invariant_result(_summary(("b.tmx.gz", None), rows=2), units, rejects)
+    assert result.passed and "b.tmx.gz" in result.metadata["files_count_unknown"].value
+    assert not invariant_result(_summary(("b.tmx.gz", None), rows=3), units, rejects).passed  # a row missing

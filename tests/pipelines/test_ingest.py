@@ -8,7 +8,8 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines import tm_writer
+from pipelines import tm_merge
+from pipelines.readers import scan
 from pipelines.ingest import domain_from_path, ingest_files
 from pipelines.tm_schema import REJECT_RAW_MAX_CHARS, TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
 from pipelines.unit_hash import unit_hash
@@ -47,15 +48,21 @@ def test_reject_reasons_and_file_errors(ingested: tuple[Path, object]) -> None:
     out, summary = ingested
     rejects = pl.read_parquet(out / "tm_rejects.parquet")
     reasons = summary.reject_reasons  # type: ignore[attr-defined]
-    for reason in ("missing target", "empty target", "missing source language", "unsafe xml", "malformed file",
-                   "unsupported format", "unparseable inline markup", "binary unit (bin-unit) has no text"):
+    for reason in ("missing target", "empty target", "missing source language", "unparseable inline markup",
+                   "binary unit (bin-unit) has no text"):
         assert reason in reasons, reason
+    for prefix in ("unsafe xml: refused", "malformed file: the file ends before", "unsupported format",
+                   "not well-formed XML: Premature end of data"):
+        assert any(r.startswith(prefix) for r in reasons), prefix
     truncated = rejects.filter(pl.col("source_file").str.ends_with("truncated.tmx"))
-    assert truncated.filter(pl.col("reason") == "malformed file")["location"].to_list() == ["22"]
+    assert truncated.filter(pl.col("unit_ordinal") == 4)["location"].to_list() == ["21"]  # the unit cut short
+    assert truncated.filter(pl.col("unit_ordinal").is_null())["location"].to_list() == ["22"]  # the missing end tags
     by_name = {Path(f.source_file).name: f for f in summary.per_file}  # type: ignore[attr-defined]
     assert by_name["truncated.tmx"].kept == 4 and by_name["truncated.tmx"].error is not None
+    assert by_name["truncated.tmx"].units_in_file == 4
     assert by_name["sample.po"].kept == 7 and by_name["sample.po"].rejected == 1  # the untranslated entry
     assert by_name["notes.txt"].error is not None and by_name["notes.txt"].rejected == 1
+    assert by_name["notes.txt"].units_in_file is None  # not a TM: its units cannot be counted
     assert rejects["raw"].str.len_chars().max() <= REJECT_RAW_MAX_CHARS  # type: ignore[operator]
 
 
@@ -106,8 +113,9 @@ def test_domain_from_path(tmp_path: Path) -> None:
     assert domain_from_path(tmp_path / "elsewhere" / "x.tmx", root) is None
 
 
-def test_parquet_is_written_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tm_writer, "BATCH_ROWS", 3)
+def test_parquet_is_written_in_row_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tm_merge, "ROW_GROUP_ROWS", 3)
+    monkeypatch.setattr(scan, "CHUNK_BYTES", 300)  # a job (and a part) every few units
     ingest_files([FIXTURES / "multilingual.tmx", FIXTURES / "inline_codes.tmx"], client="c", out_dir=tmp_path)
     meta = pq.ParquetFile(tmp_path / "tm_units.parquet").metadata
     assert meta.num_row_groups > 3 and meta.num_rows == 12

@@ -17,12 +17,12 @@ def fixtures() -> Path:
     return FIXTURES
 
 
-def read_all(path: Path, workers: int = 1) -> tuple[list[TranslationUnit], list[Reject], list[FileError]]:
+def read_all(path: Path) -> tuple[list[TranslationUnit], list[Reject], list[FileError]]:
     """Units, rejects and file errors of one path (every record kept in order)."""
     units: list[TranslationUnit] = []
     rejects: list[Reject] = []
     errors: list[FileError] = []
-    for _info, record in iter_sources(path, workers=workers):
+    for _info, record in iter_sources(path):
         if isinstance(record, TranslationUnit):
             units.append(record)
         elif isinstance(record, Reject):

@@ -59,9 +59,15 @@ def test_po_headerless_fail_po_reads(shared_data: Path) -> None:
     assert "obsolete" in units[1].flags and "fuzzy" in units[3].flags
 
 
-def test_po_syntax_error_names_the_line(shared_data: Path) -> None:
-    _units, _rejects, errors = read_all(shared_data / PO_SAMPLES / "msgctxt_notes.po")
-    assert len(errors) == 1 and errors[0].error.location == "1"
+def test_po_syntax_error_loses_only_what_does_not_parse(shared_data: Path) -> None:
+    """msgctxt_notes.po opens with header strings but no ``msgid ""``: the two entries after them
+    are read, and the stray text is one file-level row naming line 1."""
+    units, rejects, errors = read_all(shared_data / PO_SAMPLES / "msgctxt_notes.po")
+    assert not errors
+    assert [(u.context, u.target, u.ordinal) for u in units] == [
+        ("Context A", "Bonjour tout le monde", 1), ("Context B", "Bonjour bonjour", 2)]
+    assert len(rejects) == 1 and rejects[0].location == "1" and rejects[0].ordinal is None
+    assert rejects[0].reason.startswith("PO syntax error on line 1: text outside any entry")
 
 
 def test_po_language_from_gettext_path(fixtures: Path, tmp_path: Path) -> None:

@@ -53,10 +53,10 @@ def test_invalid_xml_entity_is_a_reject_naming_file_and_line(shared_data: Path, 
     good = shared_data / "format-samples/okapi/okapi/filters/xliff/src/test/resources/segmented.xlf"
     summary = ingest_files([bad, good], client="c", out_dir=tmp_path)
     rejects = pl.read_parquet(tmp_path / "tm_rejects.parquet")
-    row = rejects.filter(pl.col("reason") == "malformed file").row(0, named=True)
-    assert row["location"] == "8" and row["source_file"] == str(bad)
-    assert row["raw"].startswith(f"{bad}:8: not well-formed XML")
-    assert summary.units_kept == 3  # the other file of the client still ingested
+    row = rejects.row(0, named=True)  # the unit holding the control character, with libxml2's message and line
+    assert (row["source_file"], row["location"], row["unit_ordinal"]) == (str(bad), "6", 1)
+    assert row["reason"] == "not well-formed XML: PCDATA invalid Char value 3 (line 8)"
+    assert rejects.height == 1 and summary.units_kept == 3  # the other file of the client still ingested
 
 
 @pytest.fixture(scope="module")
@@ -66,23 +66,23 @@ def sample_rows(shared_data: Path) -> dict[str, dict[str, str | int]]:
 
 def test_format_samples_table_key_cells(sample_rows: dict[str, dict[str, str | int]]) -> None:
     assert len(sample_rows) == 40
-    assert all(int(r["read"]) == int(r["kept"]) + int(r["rejected"]) for r in sample_rows.values())
 
     def cell(name: str) -> tuple[str | int, ...]:
         row = next(r for f, r in sample_rows.items() if f.endswith(name))
-        return row["format"], row["kept"], row["rejected"], bool(row["error"])
+        return row["format"], row["units"], row["kept"], row["rejected"], bool(row["error"])
 
-    assert cell("tmx/src/test/resources/ImportTest2A.tmx") == ("tmx", 7, 0, False)
-    assert cell("Paragraph_TM.tmx") == ("tmx", 7, 0, False)
-    assert cell("html_test.tmx") == ("tmx", 11, 0, False)
-    assert cell("segmented.xlf") == ("xliff12", 3, 0, False)
-    assert cell("roundtrips/comprehensive_data_input.xlf") == ("xliff2", 4, 1, False)
-    assert cell("plurals-2.po") == ("po", 3, 0, False)
-    assert cell("fail.po") == ("po", 0, 4, False)  # reads; no language anywhere -> rejected, not an error
-    assert cell("msgctxt_notes.po") == ("po", 0, 1, True)
-    assert cell("invalid_xml_entity.xlf") == ("xliff", 0, 1, True)
+    assert cell("tmx/src/test/resources/ImportTest2A.tmx") == ("tmx", 7, 7, 0, False)
+    assert cell("Paragraph_TM.tmx") == ("tmx", 7, 7, 0, False)
+    assert cell("compkit/ImportTest1C.tmx") == ("tmx", 3, 12, 0, False)  # 3 tu, 4 target languages each
+    assert cell("html_test.tmx") == ("tmx", 11, 11, 0, False)
+    assert cell("segmented.xlf") == ("xliff12", 2, 3, 0, False)  # 2 trans-units, 3 segments
+    assert cell("roundtrips/comprehensive_data_input.xlf") == ("xliff2", 2, 4, 1, False)
+    assert cell("plurals-2.po") == ("po", 1, 3, 0, False)  # one entry, three plural forms
+    assert cell("fail.po") == ("po", 3, 0, 4, False)  # reads; no language anywhere -> rejected, not an error
+    assert cell("msgctxt_notes.po") == ("po", 2, 0, 3, True)  # two entries read past the stray header text
+    assert cell("invalid_xml_entity.xlf") == ("xliff12", 1, 0, 1, False)  # the unit is rejected, not the file
     assert "bin-unit" in str(sample_rows["xliff/src/test/resources/BinUnitTest01.xlf"]["reject reasons"])
-    assert str(sample_rows["xliff/src/test/resources/invalid_xml_entity.xlf"]["error"]).startswith("line 8:")
+    assert "PCDATA invalid Char value 3" in str(sample_rows["xliff/src/test/resources/invalid_xml_entity.xlf"]["reject reasons"])
 
 
 def test_committed_format_samples_table_is_current(sample_rows: dict[str, dict[str, str | int]]) -> None:

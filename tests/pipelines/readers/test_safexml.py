@@ -18,10 +18,10 @@ import polars as pl
 import pytest
 from lxml import etree
 
-from pipelines.errors import UnsafeXmlError
 from pipelines.ingest import ingest_files
 from pipelines.readers import safexml
-from pipelines.readers.registry import iter_units
+from pipelines.readers.base import Reject
+from pipelines.readers.registry import READERS, iter_units
 
 from .conftest import read_all
 
@@ -69,14 +69,20 @@ def fifo(tmp_path: Path) -> Path:
     return path
 
 
+def refused_only(reasons: dict[str, int], units: int) -> bool:
+    return len(reasons) == 1 and next(iter(reasons)).startswith("unsafe xml: refused: the DOCTYPE declares entities") \
+        and sum(reasons.values()) == units
+
+
 def test_billion_laughs_is_refused_and_reported(fixtures: Path, tmp_path: Path) -> None:
-    _units, _rejects, errors = read_all(fixtures / "billion_laughs.tmx")
-    assert len(errors) == 1 and isinstance(errors[0].error, UnsafeXmlError)
+    units, rejects, errors = read_all(fixtures / "billion_laughs.tmx")
+    assert not units and not errors and [r.ordinal for r in rejects] == [1]  # its one unit, refused
     summary = ingest_files([fixtures / "billion_laughs.tmx"], client="c", out_dir=tmp_path)
     assert (summary.units_kept, summary.units_rejected) == (0, 1)
-    assert summary.reject_reasons == {"unsafe xml": 1}
-    rejects = pl.read_parquet(tmp_path / "tm_rejects.parquet")
-    assert "declares entities" in rejects["raw"][0] and "lollol" not in rejects["raw"][0]
+    assert refused_only(summary.reject_reasons, 1)
+    table = pl.read_parquet(tmp_path / "tm_rejects.parquet")
+    assert "declares entities" in table["reason"][0] and "lollol" not in table["raw"][0]
+    assert table["raw"][0].startswith('<tu tuid="bomb">')  # the unit as written: the entity never expanded
 
 
 @pytest.mark.parametrize(
@@ -94,15 +100,15 @@ def test_xxe_never_reads_the_secret(tmp_path: Path, doctype: str) -> None:
                    encoding="utf-8")
     out = tmp_path / "out"
     summary = ingest_files([doc], client="c", out_dir=out)
-    assert summary.units_kept == 0 and summary.reject_reasons == {"unsafe xml": 1}
+    assert summary.units_kept == 0 and refused_only(summary.reject_reasons, 1)
     for table in ("tm_units.parquet", "tm_rejects.parquet"):
         assert "TOP-SECRET" not in str(pl.read_parquet(out / table).to_dicts())
         assert b"TOP-SECRET" not in (out / table).read_bytes()
 
 
 def test_static_xxe_fixture_is_refused(fixtures: Path) -> None:
-    with pytest.raises(UnsafeXmlError):
-        list(iter_units(fixtures / "xxe.tmx"))
+    records = [record for _label, record in iter_units(fixtures / "xxe.tmx")]
+    assert len(records) == 1 and isinstance(records[0], Reject) and records[0].reason.startswith("unsafe xml")
 
 
 @pytest.mark.parametrize(
@@ -115,18 +121,13 @@ def test_static_xxe_fixture_is_refused(fixtures: Path) -> None:
 def test_parser_never_opens_the_referenced_file(fifo: Path, doctype: str) -> None:
     data = ('<?xml version="1.0"?>\n' + doctype.format(path=fifo) + "\n" + TMX_BODY.format(seg="x")).encode()
     with OpenProbe(fifo, b"SECRET") as probe:
-        try:
-            records = list(iter_units_from_bytes(data))
-        except UnsafeXmlError:
-            records = []
+        records = list(iter_units_from_bytes(data))
     assert probe.opened == 0
     assert all("SECRET" not in (getattr(r, "source", "") or "") for r in records)
 
 
 def iter_units_from_bytes(data: bytes) -> list[object]:
-    from pipelines.readers.tmx import iter_tmx
-
-    return list(iter_tmx(io.BytesIO(data), "probe.tmx"))
+    return list(READERS["tmx"].read(io.BytesIO(data), "probe.tmx"))
 
 
 def test_probe_detects_an_open_when_dtd_loading_is_on(fifo: Path) -> None:

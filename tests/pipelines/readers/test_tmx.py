@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import MalformedFileError
-from pipelines.readers.base import TranslationUnit
-from pipelines.readers.registry import iter_units
-from pipelines.readers.tmx import TmxReader, parse_tmx_date
+from pipelines.readers.base import TranslationUnit, parse_tmx_date
+from pipelines.readers.registry import READERS
 
 from .conftest import read_all
 
@@ -57,20 +55,23 @@ def test_bom_encodings(fixtures: Path, name: str) -> None:
         ("Colour “quoted” text", "Texte « cité » en couleur"), ("Second", "Deuxième")]
 
 
-def test_truncated_file_yields_readable_units_then_names_the_line(fixtures: Path) -> None:
-    path = fixtures / "truncated.tmx"
-    got = []
-    with pytest.raises(MalformedFileError) as info:
-        for _label, record in iter_units(path):
-            got.append(record)
-    assert [getattr(r, "unit_id", None) for r in got] == ["m1", "m1", "m1", got[3].unit_id, "m3"]  # type: ignore[union-attr]
-    assert info.value.path == str(path) and info.value.location == "22"
-    assert "truncated.tmx:22:" in str(info.value)
+def test_truncated_file_keeps_every_complete_unit_and_names_the_cut(fixtures: Path) -> None:
+    """The unit the file ends in is rejected with libxml2's own message and line; the units before
+    it are kept; the missing end tags are one file-level row."""
+    units, rejects, errors = read_all(fixtures / "truncated.tmx")
+    assert not errors
+    assert [u.unit_id for u in units] == ["m1", "m1", "m1", units[3].unit_id, "m3"]
+    assert [u.ordinal for u in units] == [1, 1, 1, 2, 3]
+    cut, structure = rejects
+    assert (cut.location, cut.ordinal) == ("21", 4)
+    assert cut.reason == "not well-formed XML: Premature end of data in tag seg line 22 (line 22)"
+    assert cut.raw.startswith('<tu tuid="m4">')
+    assert structure.ordinal is None and "ends before </body></tmx>" in structure.reason
 
 
 def test_reader_protocol_on_a_stream(fixtures: Path) -> None:
     with open(fixtures / "inline_codes.tmx", "rb") as stream:
-        records = list(TmxReader().read(stream, "label.tmx"))
+        records = list(READERS["tmx"].read(stream, "label.tmx"))
     assert len(records) == 7
 
 
