@@ -9,7 +9,7 @@ manifest.json) and DIR/<client>/LATEST. ``diff`` prints added, removed and chang
 from __future__ import annotations
 
 import argparse
-import tempfile
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -86,12 +86,20 @@ def run_mine(args: argparse.Namespace) -> int:
     if len(files) == 1 and files[0].suffix == ".parquet":
         units = read_units_for_mining(files[0])
     else:
-        with tempfile.TemporaryDirectory(prefix="housestyle-mine-") as tmp:
-            summary = ingest_files(files, client=args.client, out_dir=Path(tmp),
+        # The ingest's tables go to a pid-tagged hidden folder beside the sets, not to $TMPDIR: a mine
+        # killed with SIGKILL runs no cleanup, and the next mine of the client removes what it left.
+        client_out = args.out / args.client
+        atomic.remove_stale_temporaries(client_out)
+        tmp = atomic.temporary_name(client_out / "ingest")
+        tmp.mkdir(parents=True)
+        try:
+            summary = ingest_files(files, client=args.client, out_dir=tmp,
                                    domain_of=lambda p: domain_from_path(p, roots[p]) if p in roots else None)
-            units = read_units_for_mining(Path(tmp) / "tm_units.parquet")
+            units = read_units_for_mining(tmp / "tm_units.parquet")
             print(f"ingested {summary.units_kept:,} units ({summary.units_rejected:,} rejected) from {len(files)} file(s)")
-            status = report_ingest(summary, Path(tmp), args.strict)
+            status = report_ingest(summary, tmp, args.strict)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         if status:
             return status  # --strict with rejects, or units unaccounted for: no set from partial data
     written, result = mine_to_set(units, src_lang=args.src, tgt_lang=args.tgt, client=args.client, rules_out=args.out,

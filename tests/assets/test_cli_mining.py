@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,23 @@ def test_mine_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["mine", str(tmp_path / "nope.tmx"), "--src", "en", "--tgt", "fr", "--out", str(tmp_path)]) == 2
     assert "no such file" in capsys.readouterr().err
     assert main(["mine", str(FIXTURE), "--src", "en", "--tgt", "fr", "--split", "x", "--out", str(tmp_path)]) == 2
+
+
+def test_mine_leaves_no_temporary_and_clears_a_killed_mines(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ingest of `mine` goes to a pid-tagged folder beside the sets, never to $TMPDIR, and a folder
+    a killed mine left (its pid is dead) is removed by the next mine of the client."""
+    tmpdir = tmp_path / "tmpdir"
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    out = tmp_path / "out"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    leftover = out / "fx" / f".ingest.{dead}-0123456789ab.tmp"
+    (leftover / "parts").mkdir(parents=True)
+    (leftover / "parts" / "part-0.arrow").write_bytes(b"half")
+    assert main(["mine", str(FIXTURE), "--src", "en", "--tgt", "fr", "--client", "fx", "--out", str(out)]) == 0
+    capsys.readouterr()
+    version = (out / "fx" / "LATEST").read_text(encoding="utf-8").strip()
+    assert sorted(p.name for p in (out / "fx").iterdir()) == sorted(["LATEST", version])
+    assert list(tmpdir.iterdir()) == []
