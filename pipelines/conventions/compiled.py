@@ -28,14 +28,15 @@ class Entry:
     def is_regex(self) -> bool:
         return self.pattern is not None
 
-    def find(self, folded_text: str, *, first_only: bool = False) -> list[tuple[int, int]]:
-        """Spans in already-folded text (folded with ``self.mode``)."""
+    def find(self, folded_text: str, *, first_only: bool = False, raw: str | None = None) -> list[tuple[int, int]]:
+        """Spans in already-folded text (folded with ``self.mode``). ``raw``, the unfolded text, tells
+        a hyphen from a dash the fold wrote as one (word boundaries, see ``matching.raw_hyphen``)."""
         if self.pattern is not None:
             return find_regex(folded_text, self.pattern, first_only=first_only)
-        return find_plain(folded_text, self.folded or "", first_only=first_only)
+        return find_plain(folded_text, self.folded or "", first_only=first_only, raw=raw, mode=self.mode)
 
-    def present(self, folded_text: str) -> bool:
-        return bool(self.find(folded_text, first_only=True))
+    def present(self, folded_text: str, raw: str | None = None) -> bool:
+        return bool(self.find(folded_text, first_only=True, raw=raw))
 
 
 def make_entry(text: str, mode: str, regex: bool) -> Entry:
@@ -61,7 +62,7 @@ class Compiled:
         """Whether the ``src`` trigger holds for this source (always, when there is no ``src``)."""
         if self.trigger is None:
             return True
-        return self.trigger.present(fold_with_map(source, self.trigger_mode).text)
+        return self.trigger.present(fold_with_map(source, self.trigger_mode).text, source)
 
 
 def compile_generic(conv: Convention) -> Compiled:

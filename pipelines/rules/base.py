@@ -60,10 +60,10 @@ def match_entries(
     text of each occurrence) and its raw spans."""
     out = findings if findings is not None else Findings()
     for entry in expected:
-        if not entry.present(folded.text):
+        if not entry.present(folded.text, folded.raw):
             out.missing.append(entry.raw)
     for entry in wrong:
-        for start, end in entry.find(folded.text):
+        for start, end in entry.find(folded.text, raw=folded.raw):
             raw_start, raw_end = folded.raw_span(start, end)
             out.found.append(folded.raw[raw_start:raw_end])
             out.spans.append((raw_start, raw_end))

@@ -17,9 +17,9 @@ import pyarrow as pa
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
+from pipelines.conventions.multisearch import EMPTY
 from pipelines.rules.base import ItemVerdict, verdict
 from pipelines.rules.registry import RULES, compile_convention
-from pipelines.scoring.multifind import EMPTY
 from pipelines.scoring.rowsets import Column, Rows, applicability, union
 
 PASS_FRACTION = 50  # conventions applying to more than 1/50 of the rows get their entries into the column pass
@@ -71,7 +71,7 @@ class _StaticHits:
         found: list[str] = []
         spans: list[tuple[int, int]] = []
         for entry in found_entries:
-            for start, end in entry.find(mapped.text if mapped else text):
+            for start, end in entry.find(mapped.text if mapped else text, raw=output):
                 raw_start, raw_end = mapped.raw_span(start, end) if mapped else (start, end)
                 found.append(output[raw_start:raw_end])
                 spans.append((raw_start, raw_end))

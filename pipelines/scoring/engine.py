@@ -20,6 +20,7 @@ from typing import Mapping, Sequence
 import polars as pl
 
 from pipelines.conventions.model import Convention
+from pipelines.rules.registry import is_vacuous
 from pipelines.scoring.chunk import FAILURES_SCHEMA, PASS_MIN_ROWS, SPAN_TYPE, Chunk, score_chunk
 from pipelines.scoring.signature import score_signature
 
@@ -30,6 +31,7 @@ SCORES_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "dimension": pl.Utf8(), "convention_id": pl.Utf8(), "rule": pl.Utf8(),
     "scored": pl.Int64(), "passed": pl.Int64(), "missing": pl.Int64(), "score": pl.Float64(),
     "match_mode": pl.Utf8(),  # extension: the equivalence the figure was computed under
+    "vacuous": pl.Boolean(),  # extension: the convention checks nothing (SPEC.md §2), so its 100 says nothing
 }
 COVERAGE_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "segments": pl.Int64(), "produced": pl.Int64(), "missing": pl.Int64(),
@@ -39,8 +41,9 @@ COVERAGE_SCHEMA: dict[str, pl.DataType] = {
 
 @dataclass(slots=True)
 class ScoreResult:
-    """scores: per system × convention. dimension_scores: per system × dimension, items pooled over
-    the dimension's conventions (score = 100 × Σpassed / Σscored). failures: one readable row per
+    """scores: per system × convention (``vacuous``: the convention checks nothing). dimension_scores:
+    per system × dimension, items pooled over the dimension's conventions (score = 100 × Σpassed /
+    Σscored; ``vacuous`` when all of them are). failures: one readable row per
     failed item. coverage: per system, segments produced / missing. signature: see signature.py."""
 
     scores: pl.DataFrame
@@ -54,7 +57,8 @@ def dimension_table(scores: pl.DataFrame) -> pl.DataFrame:
     """Pool a scores table by (system, dimension)."""
     return (
         scores.group_by("system", "dimension", maintain_order=True)
-        .agg(pl.len().alias("conventions"), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").sum())
+        .agg(pl.len().alias("conventions"), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").sum(),
+             pl.col("vacuous").all())
         .with_columns(
             pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score")
         )
@@ -115,8 +119,9 @@ def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[s
     meta = pl.DataFrame(
         {"conv_idx": range(len(conventions)), "dimension": [c.dimension for c in conventions],
          "convention_id": [c.convention_id for c in conventions], "rule": [c.rule for c in conventions],
-         "match_mode": [c.match_mode for c in conventions]},
-        schema={"conv_idx": pl.Int64, "dimension": pl.Utf8, "convention_id": pl.Utf8, "rule": pl.Utf8, "match_mode": pl.Utf8},
+         "match_mode": [c.match_mode for c in conventions], "vacuous": [is_vacuous(c) for c in conventions]},
+        schema={"conv_idx": pl.Int64, "dimension": pl.Utf8, "convention_id": pl.Utf8, "rule": pl.Utf8, "match_mode": pl.Utf8,
+                "vacuous": pl.Boolean},
     )
     counts = (
         pl.concat([c.counts for c in chunks]).group_by("system", "conv_idx")
@@ -127,7 +132,7 @@ def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[s
         "system", "dimension", "convention_id", "rule", "scored", "passed",
         (pl.col("applicable") - pl.col("scored")).alias("missing"),
         pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score"),
-        "match_mode",
+        "match_mode", "vacuous",
     ).cast(SCORES_SCHEMA)  # type: ignore[arg-type]
     failures = (
         pl.concat([c.failures for c in chunks]).join(order, on="system", how="left")

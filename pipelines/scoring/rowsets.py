@@ -8,7 +8,7 @@ Where an entry occurs is decided in two steps, always confirmed by the reference
 (``find_plain`` with word boundaries, Python ``re``):
 
 1. Candidates. For entries of conventions that apply to many rows, ONE Aho–Corasick pass per
-   column finds every literal at once. To avoid one pass per match mode, ``exact``, ``caseless``
+   column (``multisearch.substring_rows``) finds every literal at once. To avoid one pass per match mode, ``exact``, ``caseless``
    and ``typographic`` literals are all searched in the *typographic* fold of the column: a
    literal present in a mode's folded text is necessarily present, mapped the same way, in the
    typographic fold (casefold works character by character and the typographic table maps one code
@@ -29,8 +29,8 @@ from pipelines.conventions.compiled import Compiled, Entry
 from pipelines.conventions.factors import required_factors
 from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
 from pipelines.conventions.matching import rows_containing
+from pipelines.conventions.multisearch import EMPTY, ROWS_DTYPE, substring_rows
 from pipelines.rules.registry import RULES
-from pipelines.scoring.multifind import EMPTY, ROWS_DTYPE, literal_rows
 
 Rows = np.ndarray
 _TYPO_KEYS = [chr(k) for k in TYPOGRAPHIC_TABLE]
@@ -108,7 +108,7 @@ class Column:
         for space, wanted in by_space.items():
             folded = self.folded(space)
             texts = [folded[r] for r in self.rows]
-            self._hits[space] = literal_rows(texts, self.rows, sorted(wanted))
+            self._hits[space] = substring_rows(texts, self.rows, sorted(wanted))
 
     def restrict(self, rows: Rows, cands: Rows | None) -> Rows:
         """``rows`` ∩ candidates (``None`` = every row of this column that has a text)."""
@@ -128,7 +128,8 @@ class Column:
         if entry.pattern is not None:
             search = entry.pattern.search
             return np.array([r for r in base.tolist() if search(folded[r])], dtype=ROWS_DTYPE)
-        return np.array(rows_containing(folded, base.tolist(), entry.folded or ""), dtype=ROWS_DTYPE)
+        return np.array(rows_containing(folded, base.tolist(), entry.folded or "", raws=self.texts, mode=entry.mode),
+                        dtype=ROWS_DTYPE)
 
 
 def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | None]:
