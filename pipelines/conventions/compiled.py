@@ -6,23 +6,24 @@ the two paths cannot disagree about what a string *is* after folding.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipelines.conventions.folding import fold_term, fold_with_map
 from pipelines.conventions.matching import find_plain, find_regex
 from pipelines.conventions.model import Convention
+from pipelines.conventions.timed_regex import TimedPattern
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One expected string, wrong variant or trigger: a plain string (folded) or a regex (as written)."""
+    """One expected string, wrong variant or trigger: a plain string (folded) or a regex (as written;
+    every match bounded in time, ``timed_regex``: a search may raise ``RegexTimeout``)."""
 
     raw: str
     mode: str
     folded: str | None = None
-    pattern: re.Pattern[str] | None = None
+    pattern: TimedPattern | None = None
 
     @property
     def is_regex(self) -> bool:
@@ -42,7 +43,7 @@ class Entry:
 def make_entry(text: str, mode: str, regex: bool) -> Entry:
     """Regexes apply as written to folded text; plain strings are folded like the text."""
     if regex:
-        return Entry(text, mode, pattern=re.compile(text))
+        return Entry(text, mode, pattern=TimedPattern(text))
     return Entry(text, mode, folded=fold_term(text, mode))
 
 

@@ -23,7 +23,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from pipelines.conventions.timed_regex import TimedPattern
 
 # Blocks of the scripts that write words without spaces (SPEC.md names Han, Hiragana, Katakana, Thai).
 _NO_SPACE_RANGES: tuple[tuple[int, int], ...] = (
@@ -213,7 +216,7 @@ def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str, *,
     return out
 
 
-def find_regex(text: str, pattern: re.Pattern[str], *, first_only: bool = False) -> list[tuple[int, int]]:
+def find_regex(text: str, pattern: "re.Pattern[str] | TimedPattern", *, first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of a regex applied as written to folded text (non-overlapping, as ``re.finditer``)."""
     if first_only:
         match = pattern.search(text)

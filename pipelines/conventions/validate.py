@@ -205,5 +205,5 @@ def validate_conventions(
         for pattern, reason in slow.items():
             index, field = owners[pattern]
             conv = conventions[index]
-            raise _err(conv, f"regex is catastrophically slow ({reason}): {pattern!r}", field,
+            raise _err(conv, f"regex is too slow ({reason}): {pattern!r}", field,
                        at_location(path, locations[index] if locations else None), labels[index] if labels else None)

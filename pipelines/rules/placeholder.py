@@ -15,13 +15,13 @@ params: ``{"patterns": [regex, ...]}`` (optional; replaces the defaults, inline 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
 from pipelines.conventions.regex_guard import compile_problem, min_width, static_problem
+from pipelines.conventions.timed_regex import TimedPattern
 from pipelines.readers.base import INLINE_TOKEN_RE
 from pipelines.rules._params import check_keys, fail, str_list
 from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, verdict
@@ -39,11 +39,11 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
 MARKUP_PATTERN = r"</?[A-Za-z][\w:.\-]*(?:\s[^<>]*)?/?>"
 
 
-def prepare(conv: Convention) -> re.Pattern[str]:
+def prepare(conv: Convention) -> TimedPattern:
     patterns = conv.params.get("patterns", list(DEFAULT_PATTERNS))
     # longest constructs first, so {{ name }} is one token, not {name} inside braces
     ordered = [INLINE_TOKEN_RE.pattern, *sorted(patterns, key=lambda p: -len(p))]
-    return re.compile("|".join(f"(?:{p})" for p in ordered))
+    return TimedPattern("|".join(f"(?:{p})" for p in ordered))
 
 
 def validate(conv: Convention) -> None:
@@ -59,7 +59,7 @@ def validate(conv: Convention) -> None:
 def tokens(cc: Compiled, text: str) -> list[tuple[str, int, int]]:
     """(token, raw start, raw end) in order of appearance."""
     folded = fold_with_map(text, cc.mode)
-    pattern: re.Pattern[str] = cc.prepared
+    pattern: TimedPattern = cc.prepared
     out = []
     for match in pattern.finditer(folded.text):
         start, end = folded.raw_span(*match.span())

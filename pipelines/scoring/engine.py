@@ -32,6 +32,7 @@ SCORES_SCHEMA: dict[str, pl.DataType] = {
     "scored": pl.Int64(), "passed": pl.Int64(), "missing": pl.Int64(), "score": pl.Float64(),
     "match_mode": pl.Utf8(),  # extension: the equivalence the figure was computed under
     "vacuous": pl.Boolean(),  # extension: the convention checks nothing (SPEC.md §2), so its 100 says nothing
+    "errors": pl.Int64(),  # extension: scored items a regex could not decide in time (counted, never passed)
 }
 COVERAGE_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "segments": pl.Int64(), "produced": pl.Int64(), "missing": pl.Int64(),
@@ -58,7 +59,7 @@ def dimension_table(scores: pl.DataFrame) -> pl.DataFrame:
     return (
         scores.group_by("system", "dimension", maintain_order=True)
         .agg(pl.len().alias("conventions"), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").sum(),
-             pl.col("vacuous").all())
+             pl.col("vacuous").all(), pl.col("errors").sum())
         .with_columns(
             pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score")
         )
@@ -125,14 +126,14 @@ def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[s
     )
     counts = (
         pl.concat([c.counts for c in chunks]).group_by("system", "conv_idx")
-        .agg(pl.col("applicable").sum(), pl.col("scored").sum(), pl.col("passed").sum())
+        .agg(pl.col("applicable").sum(), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("errors").sum())
         .join(order, on="system").join(meta, on="conv_idx").sort("sys_idx", "conv_idx")
     )
     scores = counts.select(
         "system", "dimension", "convention_id", "rule", "scored", "passed",
         (pl.col("applicable") - pl.col("scored")).alias("missing"),
         pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score"),
-        "match_mode", "vacuous",
+        "match_mode", "vacuous", "errors",
     ).cast(SCORES_SCHEMA)  # type: ignore[arg-type]
     failures = (
         pl.concat([c.failures for c in chunks]).join(order, on="system", how="left")
