@@ -11,6 +11,7 @@ scoring row slices in worker processes (see ``chunk.py``) and summing the counts
 
 from __future__ import annotations
 
+import logging
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pipelines.scoring.signature import score_signature
 
 __all__ = ["COVERAGE_SCHEMA", "FAILURES_SCHEMA", "SCORES_SCHEMA", "SPAN_TYPE", "ScoreResult", "score_systems"]
 
+LOG = logging.getLogger("housestyle.scoring")
 PARALLEL_MIN_SEGMENTS = 200_000  # below this, worker start-up costs more than it saves
 SCORES_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "dimension": pl.Utf8(), "convention_id": pl.Utf8(), "rule": pl.Utf8(),
@@ -93,11 +95,17 @@ def score_systems(
     Segments are matched by id. A source id a system did not produce (absent, or ``None``) is
     ``missing`` for every convention that applies to it and is excluded from that system's
     denominators; an empty string is a produced (empty) output. Output ids without a source are
-    ignored and counted in ``coverage.extra_ids``. ``pass_min_rows`` and ``workers`` (default: one
+    ignored, counted in ``coverage.extra_ids`` and warned about (logger ``housestyle.scoring``: a
+    system scored against the wrong source file shows up here, not as a silently small score). ``pass_min_rows`` and ``workers`` (default: one
     process per core, up to 4, from 200,000 segments) only change speed, never results.
     """
     seg_ids = list(sources)
     texts = [sources[s] for s in seg_ids]
+    for name, out in systems.items():
+        extra = [k for k in out if k not in sources]
+        if extra:
+            LOG.warning("system %s: %d output id(s) not in the source, not scored (first: %s)", name, len(extra),
+                        ", ".join(repr(k) for k in sorted(extra)[:5]))
     columns = {name: [out.get(s) for s in seg_ids] for name, out in systems.items()}
     n = len(seg_ids)
     k = _workers(workers, n)

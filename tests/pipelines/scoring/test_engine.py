@@ -120,3 +120,14 @@ def test_worker_processes_give_identical_tables() -> None:
     assert one.failures.equals(two.failures)
     assert one.coverage.equals(two.coverage)
     assert one.dimension_scores.equals(two.dimension_scores)
+
+
+def test_output_ids_absent_from_the_source_are_counted_and_warned(caplog: Any) -> None:
+    import logging
+
+    conv = Convention(dimension="term:a", rule="term", src="air", expected_terms=["air"])
+    with caplog.at_level(logging.WARNING, logger="housestyle.scoring"):
+        result = score_systems([conv], {"s1": "air"}, {"good": {"s1": "air"}, "shifted": {"s1": "air", "x9": "air", "x10": "air"}})
+    assert dict(zip(result.coverage["system"], result.coverage["extra_ids"])) == {"good": 0, "shifted": 2}
+    (message,) = [r.getMessage() for r in caplog.records if r.name == "housestyle.scoring"]
+    assert message.startswith("system shifted: 2 output id(s) not in the source") and "'x10'" in message
