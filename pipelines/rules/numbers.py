@@ -113,29 +113,32 @@ def _quantity(text: str, start: int, style: SourceStyle, whole: bool) -> SourceN
 def source_numbers(source: str, style: SourceStyle = SourceStyle()) -> list[SourceNumber]:
     """Every number of ``source`` in order (see module docstring)."""
     out: list[SourceNumber] = []
+    # a LIBERAL reading has no decimal point to scale from: it keeps the digits as written
+    scaled = (lambda n: n) if style == LIBERAL else (lambda n: _with_scale(n, source))
     for match in _patterns(style)[0].finditer(source):
         text, start = match.group(), match.start()
         whole = _quantity(text, start, style, whole=True)
         if whole is not None:
-            out.append(_with_scale(whole, source))
+            out.append(scaled(whole))
             continue
         parts = re.split(r"([-/])", text)
         if len(parts) == 3:  # one joiner: a range or a ratio of two quantities?
             left = _quantity(parts[0], start, style, whole=True)
             right = _quantity(parts[2], start + len(parts[0]) + 1, style, whole=True)
             if left is not None and right is not None:
-                out += [left, _with_scale(right, source)]
+                out += [left, scaled(right)]
                 continue
         if any(j in text for j in IDENTIFIER_JOINERS):
             out.append(SourceNumber(text, start, match.end(), "identifier"))
             continue
         leading = _quantity(text, start, style, whole=False)  # 1,2,3: the first is a number, as before
         if leading is not None:
-            out.append(_with_scale(leading, source) if leading.end == match.end() else leading)
+            out.append(scaled(leading) if leading.end == match.end() else leading)
     return out
 
 
 def _with_scale(number: SourceNumber, source: str) -> SourceNumber:
+    """The number with the power of a scale word right after it."""
     scale = _SCALE_RE.match(source, number.end)
     if scale is None:
         return number
