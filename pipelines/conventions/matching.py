@@ -98,17 +98,6 @@ def raw_hyphen(folded: str, pos: int, raw: str | None, mode: str) -> bool:
     return True
 
 
-def touches(edge: str, neighbour: str) -> bool:
-    """True when a term's edge character may not sit next to ``neighbour`` (both word characters,
-    neither of them in a no-space script)."""
-    return (
-        is_word_char(edge)
-        and is_word_char(neighbour)
-        and not is_no_space_script(edge)
-        and not is_no_space_script(neighbour)
-    )
-
-
 def bounded_at(text: str, term: str, start: int, raw: str | None = None, mode: str = "exact") -> bool:
     """Whether an occurrence of ``term`` at ``start`` of ``text`` respects the word-boundary rule
     (``raw``/``mode``: see ``raw_hyphen``)."""
