@@ -1,6 +1,8 @@
 """`housestyle meta-eval --mqm FILE… --reference-system NAME… --out DIR`: metric meta-evaluation.
 
-Writes DIR/meta_eval.parquet (SPEC.md §3 columns) and DIR/meta_eval.md, and prints the table.
+Writes DIR/meta_eval.parquet (SPEC.md §3 columns) and DIR/meta_eval.md, and prints the table. Human
+translations the files name (ref, refA, refB, ref-A, …) are not ranked unless --include-human. Errors
+are one line on stderr, exit code 2.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ def register(subparsers: Any) -> None:
                         dest="exclude_systems",
                         help="system neither ranked nor used as reference, e.g. a second human translation "
                              "(ignored where absent; repeatable)")
+    parser.add_argument("--include-human", action="store_true",
+                        help="also rank the human translations the files name (ref, refA, refB, ref-A, …) that are "
+                             "not references; by default they are left out, as in mt-metrics-eval")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000; 0 = none)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="bootstrap seed (default 0)")
@@ -51,16 +56,19 @@ def run(args: argparse.Namespace) -> int:
         signatures_markdown,
     )
 
+    from pipelines.errors import ConfigError
+
     if args.bootstrap < 0:
-        raise SystemExit("housestyle meta-eval: error: --bootstrap must be >= 0")
+        raise ConfigError("--bootstrap must be >= 0")
     results = meta_evaluate(list(args.mqm), list(args.reference_systems), n_bootstrap=args.bootstrap,
-                            seed=args.seed, exclude_systems=list(args.exclude_systems))
+                            seed=args.seed, exclude_systems=list(args.exclude_systems),
+                            include_human=args.include_human)
     args.out.mkdir(parents=True, exist_ok=True)
     parquet, markdown = args.out / "meta_eval.parquet", args.out / "meta_eval.md"
     atomic.write_with(parquet, results.write_parquet)
     command = "housestyle meta-eval " + " ".join(
         [*(f"--mqm {p}" for p in args.mqm), *(f"--reference-system {r}" for r in args.reference_systems),
-         *(f"--exclude-system {e}" for e in args.exclude_systems),
+         *(f"--exclude-system {e}" for e in args.exclude_systems), *(["--include-human"] if args.include_human else []),
          f"--out {args.out}", f"--bootstrap {args.bootstrap}", f"--seed {args.seed}"])
     interval = f"95% paired-bootstrap intervals over segments, {args.bootstrap} resamples, seed {args.seed}"
     atomic.write_text(

@@ -37,6 +37,7 @@ class MetaEvalConfig(Config):
     mqm_files: list[str] = TED_FILES
     reference_systems: list[str] = ["ref"]  # noqa: RUF012
     exclude_systems: list[str] = ["refB"]  # noqa: RUF012  (zh→en's second human translation)
+    include_human: bool = False  # rank the files' other human translations (ref, refA, ref-B…) too
     n_bootstrap: int = 1000
     seed: int = 0
 
@@ -63,7 +64,7 @@ def adequacy_meta_evaluation(context: AssetExecutionContext, config: MetaEvalCon
         context.log.warning(message)
         return MaterializeResult(metadata={"status": "skipped: data absent", "missing": message})
     results = meta_evaluate(files, config.reference_systems, exclude_systems=config.exclude_systems,
-                            n_bootstrap=config.n_bootstrap, seed=config.seed)
+                            n_bootstrap=config.n_bootstrap, seed=config.seed, include_human=config.include_human)
     out_dir = settings.storage / "adequacy_meta_evaluation"
     out_dir.mkdir(parents=True, exist_ok=True)
     parquet = out_dir / "meta_eval.parquet"

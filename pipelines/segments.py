@@ -5,7 +5,8 @@ newline cannot occur inside a text), JSONL with one ``{"id": …, "text": …}``
 = not produced), TMX / XLIFF / PO through the ingest readers (id = the unit id; text = the target
 when the unit has one, else the source, unless ``side`` says which), and the WMT "fake SGML"
 files (``<doc docid=…>`` … ``<seg id=N>``; id = ``docid:N``, which is the TICO-19 TMX tuid).
-Every error names the file and line; duplicate ids are errors, never a silent overwrite.
+Every error names the file and line; duplicate ids are errors, never a silent overwrite. A UTF-8
+byte order mark (which Windows editors write) is not part of the first line.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _put(out: dict[str, str], seg_id: str, text: str, path: Path, where: int | s
 
 def _load_tsv(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
         header = handle.readline().rstrip("\r\n").split("\t")
         if "id" not in header or "text" not in header:
             raise InputError("TSV header must name the columns 'id' and 'text' (id<TAB>text)", path=str(path), location=1)
@@ -54,7 +55,7 @@ def _load_tsv(path: Path) -> dict[str, str]:
 
 def _load_jsonl(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import ahocorasick_rs
-
 from pipelines.conventions.compiled import Compiled, compile_generic
 from pipelines.conventions.folding import Folded, fold_with_map
 from pipelines.conventions.model import Convention
+from pipelines.conventions.multisearch import word_hits
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,59 +67,59 @@ def compile_rules(rules: Sequence[Convention]) -> list[Compiled]:
 
 
 class TriggerIndex:
-    """Which rules a source triggers, in one Aho–Corasick pass per match mode (thousands of mined
-    rules × a large TM would otherwise be a nested loop); hits are then checked for word boundaries
-    by the rule's own matcher. Regex triggers, and rules without ``src``, are checked directly."""
+    """Which rules each source triggers. Plain triggers go through the checker's many-strings search
+    (``multisearch.word_hits``: one Aho–Corasick pass over all sources per match mode, then the word
+    boundaries), since thousands of mined rules × a large TM would otherwise be a nested loop. Regex
+    triggers, and rules without ``src``, are checked directly."""
 
     def __init__(self, compiled: Sequence[Compiled]) -> None:
         self.compiled = list(compiled)
         self.always = [i for i, cc in enumerate(compiled) if cc.trigger is None]
         self.regex = [i for i, cc in enumerate(compiled) if cc.trigger is not None and cc.trigger.is_regex]
-        plain: dict[str, list[int]] = {}
+        self.plain: dict[str, list[int]] = {}
         for i, cc in enumerate(compiled):
             if cc.trigger is not None and not cc.trigger.is_regex and cc.trigger.folded:
-                plain.setdefault(cc.trigger_mode, []).append(i)
-        self.by_mode = {mode: (ahocorasick_rs.AhoCorasick([compiled[i].trigger.folded or "" for i in idx],  # type: ignore[union-attr]
-                                                          matchkind=ahocorasick_rs.MatchKind.Standard), idx)
-                        for mode, idx in plain.items()}
+                self.plain.setdefault(cc.trigger_mode, []).append(i)
 
-    def triggered(self, source: str, folds: Folds) -> list[int]:
-        hits = set(self.always)
+    def triggered_all(self, sources: Sequence[str], folds: Sequence[Folds] | None = None) -> list[list[int]]:
+        """For each source, the sorted indices of the rules it triggers (``folds``: one per source,
+        reused by the caller for the same texts)."""
+        folds = list(folds) if folds is not None else [Folds() for _ in sources]
+        hits: list[set[int]] = [set(self.always) for _ in sources]
         for i in self.regex:
             cc = self.compiled[i]
-            if cc.trigger is not None and cc.trigger.present(folds.get(source, cc.trigger_mode).text):
-                hits.add(i)
-        for mode, (matcher, idx) in self.by_mode.items():
-            text = folds.get(source, mode).text
-            for pattern, _start, _end in matcher.find_matches_as_indexes(text, overlapping=True):
-                rule = idx[pattern]
-                trigger = self.compiled[rule].trigger
-                if rule not in hits and trigger is not None and trigger.present(text):
-                    hits.add(rule)
-        return sorted(hits)
+            for u, source in enumerate(sources):
+                if cc.trigger is not None and cc.trigger.present(folds[u].get(source, cc.trigger_mode).text, source):
+                    hits[u].add(i)
+        for mode, idx in self.plain.items():
+            texts = [folds[u].get(source, mode).text for u, source in enumerate(sources)]
+            patterns = [self.compiled[i].trigger.folded or "" for i in idx]  # type: ignore[union-attr]
+            for rule, units in zip(idx, word_hits(patterns, texts, raws=sources, mode=mode)):
+                for u in units:
+                    hits[u].add(rule)
+        return [sorted(h) for h in hits]
 
 
 def find_cases(rules: Sequence[Convention], units: Sequence[Unit], outputs: Mapping[str, str]) -> tuple[list[Case], CaseCounts]:
     """Every (rule, unit) where the reference holds an expected term that the output lacks."""
     compiled = compile_rules(rules)
-    index = TriggerIndex(compiled)
+    produced = [unit for unit in units if unit.unit_id in outputs]
+    unit_folds = [Folds() for _ in produced]  # per unit: the source, reference and output, once per mode
+    triggered = TriggerIndex(compiled).triggered_all([unit.source for unit in produced], unit_folds)
     counts = CaseCounts()
     cases: list[Case] = []
-    for unit in units:
-        output = outputs.get(unit.unit_id)
-        if output is None:
-            continue
-        folds = Folds()  # per unit: the source, reference and output, once per mode
-        for rule in index.triggered(unit.source, folds):
+    for unit, folds, rules_hit in zip(produced, unit_folds, triggered):
+        output = outputs[unit.unit_id]
+        for rule in rules_hit:
             cc = compiled[rule]
             counts.bump(counts.triggered, rule)
             ref = folds.get(unit.reference, cc.mode)
-            found = [(entry, entry.find(ref.text, first_only=True)) for entry in cc.expected]
+            found = [(entry, entry.find(ref.text, first_only=True, raw=unit.reference)) for entry in cc.expected]
             if not found or any(not spans for _entry, spans in found):
                 counts.bump(counts.ref_lacks, rule)
                 continue
             out = folds.get(output, cc.mode).text
-            missing = [(entry, spans) for entry, spans in found if not entry.present(out)]
+            missing = [(entry, spans) for entry, spans in found if not entry.present(out, output)]
             if not missing:
                 counts.bump(counts.agree, rule)
                 continue

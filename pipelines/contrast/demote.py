@@ -22,15 +22,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import ahocorasick_rs
-
 from pipelines.contrast.align import Extraction
 from pipelines.contrast.analysis import Tok, content_lemmas
 from pipelines.contrast.cases import Unit
 from pipelines.contrast.params import ContrastParams
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_term, fold_text
-from pipelines.conventions.matching import bounded_at, needs_boundary_check
+from pipelines.conventions.multisearch import word_hits
 
 
 def noise_reason(ext: Extraction, term_content_tokens: int, params: ContrastParams) -> str | None:
@@ -81,24 +79,20 @@ class Usage:
 def tm_usage(variants: Sequence[tuple[str, str, Compiled]], tm: Sequence[Unit], max_examples: int = 3) -> list[Usage]:
     """For each (variant, match mode, rule): where the client's approved references use it.
 
-    One Aho–Corasick pass per match mode over the folded references, then the word-boundary rule of
-    the checker (``bounded_at``), so "used" means exactly what a wrong_variant would match."""
+    The checker's many-strings search (``multisearch.word_hits``) per match mode over the folded
+    references, so "used" means exactly what a wrong_variant would match."""
     hits: list[list[int]] = [[] for _ in variants]
     by_mode: dict[str, list[int]] = {}
     for i, (_variant, mode, _cc) in enumerate(variants):
         by_mode.setdefault(mode, []).append(i)
+    raws = [unit.reference for unit in tm]
     for mode, idx in by_mode.items():
-        folded = [fold_term(variants[i][0], mode) for i in idx]
-        usable = [(i, f) for i, f in zip(idx, folded) if f]
+        usable = [(i, f) for i in idx if (f := fold_term(variants[i][0], mode))]
         if not usable:
             continue
-        matcher = ahocorasick_rs.AhoCorasick([f for _i, f in usable], matchkind=ahocorasick_rs.MatchKind.Standard)
-        for u, unit in enumerate(tm):
-            text = fold_text(unit.reference, mode)
-            for pattern, start, _end in matcher.find_matches_as_indexes(text, overlapping=True):
-                i, f = usable[pattern]
-                if (not needs_boundary_check(f) or bounded_at(text, f, start)) and (not hits[i] or hits[i][-1] != u):
-                    hits[i].append(u)
+        texts = [fold_text(raw, mode) for raw in raws]
+        for (i, _f), units in zip(usable, word_hits([f for _i, f in usable], texts, raws=raws, mode=mode)):
+            hits[i] = units
     out = []
     for i, (_variant, _mode, cc) in enumerate(variants):
         for_term = sum(1 for u in hits[i] if cc.triggered(tm[u].source))

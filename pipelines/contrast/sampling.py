@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from pipelines.contrast.cases import Folds, TriggerIndex, Unit, compile_rules
+from pipelines.contrast.cases import TriggerIndex, Unit, compile_rules
 from pipelines.conventions.model import Convention
 from pipelines.errors import ConfigError
 
@@ -45,8 +45,8 @@ def sample_units(units: Sequence[Unit], rules: Sequence[Convention], *, mode: st
     picked = list(units)
     if mode == "terms":
         terms = [r for r in rules if r.rule == "term" and r.expected_terms]
-        index = TriggerIndex(compile_rules(terms))
-        picked = [u for u in units if index.triggered(u.source, Folds())] if terms else []
+        triggered = TriggerIndex(compile_rules(terms)).triggered_all([u.source for u in units]) if terms else []
+        picked = [u for u, hit in zip(units, triggered) if hit]
     if max_sources is not None and len(picked) > max_sources:
         step = len(picked) / max_sources
         picked = [picked[int(i * step)] for i in range(max_sources)]

@@ -6,42 +6,44 @@ the two paths cannot disagree about what a string *is* after folding.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipelines.conventions.folding import fold_term, fold_with_map
 from pipelines.conventions.matching import find_plain, find_regex
 from pipelines.conventions.model import Convention
+from pipelines.conventions.timed_regex import TimedPattern
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One expected string, wrong variant or trigger: a plain string (folded) or a regex (as written)."""
+    """One expected string, wrong variant or trigger: a plain string (folded) or a regex (as written;
+    every match bounded in time, ``timed_regex``: a search may raise ``RegexTimeout``)."""
 
     raw: str
     mode: str
     folded: str | None = None
-    pattern: re.Pattern[str] | None = None
+    pattern: TimedPattern | None = None
 
     @property
     def is_regex(self) -> bool:
         return self.pattern is not None
 
-    def find(self, folded_text: str, *, first_only: bool = False) -> list[tuple[int, int]]:
-        """Spans in already-folded text (folded with ``self.mode``)."""
+    def find(self, folded_text: str, *, first_only: bool = False, raw: str | None = None) -> list[tuple[int, int]]:
+        """Spans in already-folded text (folded with ``self.mode``). ``raw``, the unfolded text, tells
+        a hyphen from a dash the fold wrote as one (word boundaries, see ``matching.raw_hyphen``)."""
         if self.pattern is not None:
             return find_regex(folded_text, self.pattern, first_only=first_only)
-        return find_plain(folded_text, self.folded or "", first_only=first_only)
+        return find_plain(folded_text, self.folded or "", first_only=first_only, raw=raw, mode=self.mode)
 
-    def present(self, folded_text: str) -> bool:
-        return bool(self.find(folded_text, first_only=True))
+    def present(self, folded_text: str, raw: str | None = None) -> bool:
+        return bool(self.find(folded_text, first_only=True, raw=raw))
 
 
 def make_entry(text: str, mode: str, regex: bool) -> Entry:
     """Regexes apply as written to folded text; plain strings are folded like the text."""
     if regex:
-        return Entry(text, mode, pattern=re.compile(text))
+        return Entry(text, mode, pattern=TimedPattern(text))
     return Entry(text, mode, folded=fold_term(text, mode))
 
 
@@ -61,7 +63,7 @@ class Compiled:
         """Whether the ``src`` trigger holds for this source (always, when there is no ``src``)."""
         if self.trigger is None:
             return True
-        return self.trigger.present(fold_with_map(source, self.trigger_mode).text)
+        return self.trigger.present(fold_with_map(source, self.trigger_mode).text, source)
 
 
 def compile_generic(conv: Convention) -> Compiled:

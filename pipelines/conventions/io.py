@@ -1,7 +1,8 @@
 """Read and write convention sets: JSONL, JSON, Parquet, YAML (and a convention-set directory).
 
-Every row is type-checked and validated; an error names the file, the row (line for JSONL) or
-the convention id, and the field. Unknown fields are kept in ``extra`` (other tools may add
+Every row is type-checked and validated; an error names the file with the line (JSONL; ``#n`` for
+JSON/YAML lists, ``row n`` for Parquet), the convention id and the field
+(``conv.jsonl:2: convention 3f2a…: field 'params.decimal': …``). Unknown fields are kept in ``extra`` (other tools may add
 columns), except near-misses of a known field name (``expected_term``), which are refused: a typo
 would otherwise silently drop a requirement.
 """
@@ -19,7 +20,7 @@ from rapidfuzz.distance import Levenshtein
 
 from pipelines import atomic
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
-from pipelines.conventions.validate import validate_conventions
+from pipelines.conventions.validate import at_location, validate_conventions
 from pipelines.errors import ConventionError, InputError
 
 _FIELDS = {f.name: f for f in fields(Convention)}
@@ -53,14 +54,19 @@ CONVENTIONS_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
-def _fail(message: str, where: str, field: str | None, path: Path) -> ConventionError:
-    return ConventionError(message, convention=where, field=field, path=str(path))
+def _fail(message: str, location: int | str, field: str | None, path: Path, row: Any = None) -> ConventionError:
+    """Before the row is a Convention its id is unknown: name it by the id it states, else its dimension."""
+    stated = row.get("convention_id") or row.get("dimension") if isinstance(row, dict) else None
+    name = stated if isinstance(stated, str) and stated else "(unnamed)"
+    return ConventionError(message, convention=name, field=field, path=at_location(str(path), location))
 
 
-def convention_from_dict(row: dict[str, Any], *, where: str, path: Path) -> Convention:
-    """Type-check one row and build the Convention (``where`` names it in errors, e.g. ``line 3``)."""
+def convention_from_dict(row: dict[str, Any], *, where: int | str, path: Path) -> Convention:
+    """Type-check one row and build the Convention (``where``: its line number, or ``#3``/``row 3``;
+    errors name ``path:where``)."""
+    at = where
     if not isinstance(row, dict):
-        raise _fail(f"a convention must be a JSON object, got {type(row).__name__}", where, None, path)
+        raise _fail(f"a convention must be a JSON object, got {type(row).__name__}", at, None, path, row)
     known: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for key, value in row.items():
@@ -69,30 +75,30 @@ def convention_from_dict(row: dict[str, Any], *, where: str, path: Path) -> Conv
             continue
         near = [name for name in _FIELDS if Levenshtein.distance(key, name) <= 2 and name not in row]
         if near:
-            raise _fail(f"unknown field {key!r} (did you mean {near[0]!r}?)", where, key, path)
+            raise _fail(f"unknown field {key!r} (did you mean {near[0]!r}?)", at, key, path, row)
         extra[key] = value
     for name in ("dimension", "rule"):
         if known.get(name) is None:
-            raise _fail(f"missing required field {name!r}", where, name, path)
+            raise _fail(f"missing required field {name!r}", at, name, path, row)
     for name in _STRS:
         if name in known and known[name] is None and name in ("match_mode", "origin", "status"):
             del known[name]  # null = default
         if name in known and not isinstance(known[name], str):
-            raise _fail(f"must be a string, got {known[name]!r}", where, name, path)
+            raise _fail(f"must be a string, got {known[name]!r}", at, name, path, row)
     for name in _OPT_STRS:
         if known.get(name) is not None and not isinstance(known[name], str):
-            raise _fail(f"must be a string or null, got {known[name]!r}", where, name, path)
+            raise _fail(f"must be a string or null, got {known[name]!r}", at, name, path, row)
     for name in _BOOLS:
         if known.get(name) is None:
             known.pop(name, None)
         elif not isinstance(known[name], bool):
-            raise _fail(f"must be true or false, got {known[name]!r}", where, name, path)
+            raise _fail(f"must be true or false, got {known[name]!r}", at, name, path, row)
     for name in _STR_LISTS:
         value = known.get(name)
         if value is None:
             known.pop(name, None)
         elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _fail(f"must be a list of strings, got {value!r}", where, name, path)
+            raise _fail(f"must be a list of strings, got {value!r}", at, name, path, row)
     params = known.get("params")
     if params is None:
         known.pop("params", None)
@@ -100,13 +106,13 @@ def convention_from_dict(row: dict[str, Any], *, where: str, path: Path) -> Conv
         try:
             known["params"] = json.loads(params) if params.strip() else {}
         except json.JSONDecodeError as exc:
-            raise _fail(f"params is not valid JSON: {exc}", where, "params", path) from None
+            raise _fail(f"params is not valid JSON: {exc}", at, "params", path, row) from None
     if not isinstance(known.get("params", {}), dict):
-        raise _fail("params must be a JSON object", where, "params", path)
+        raise _fail("params must be a JSON object", at, "params", path, row)
     if known.get("support") is not None and (not isinstance(known["support"], int) or isinstance(known["support"], bool)):
-        raise _fail("must be an integer", where, "support", path)
+        raise _fail("must be an integer", at, "support", path, row)
     if known.get("consistency") is not None and not isinstance(known["consistency"], (int, float)):
-        raise _fail("must be a number", where, "consistency", path)
+        raise _fail("must be a number", at, "consistency", path, row)
     given_id = known.pop("convention_id", None) or ""
     conv = Convention(**known)
     conv.extra = extra
@@ -114,23 +120,23 @@ def convention_from_dict(row: dict[str, Any], *, where: str, path: Path) -> Conv
         raise _fail(
             f"convention_id {given_id!r} does not match its semantic fields (expected {conv.convention_id!r}): "
             "the row was edited without recomputing the id",
-            where, "convention_id", path,
+            at, "convention_id", path, row,
         )
     return conv
 
 
-def _rows_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
-    with path.open(encoding="utf-8") as handle:
+def _rows_jsonl(path: Path) -> Iterator[tuple[int | str, Any]]:
+    with path.open(encoding="utf-8-sig") as handle:  # a BOM some editors write is not part of line 1
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
-                yield f"line {number}", json.loads(line)
+                yield number, json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=str(path), location=number) from None
 
 
-def _rows_document(path: Path, data: Any) -> Iterator[tuple[str, Any]]:
+def _rows_document(path: Path, data: Any) -> Iterator[tuple[int | str, Any]]:
     if isinstance(data, dict) and "conventions" in data:
         data = data["conventions"]
     if not isinstance(data, list):
@@ -139,7 +145,7 @@ def _rows_document(path: Path, data: Any) -> Iterator[tuple[str, Any]]:
         yield f"#{index}", row
 
 
-def _rows(path: Path) -> Iterator[tuple[str, Any]]:
+def _rows(path: Path) -> Iterator[tuple[int | str, Any]]:
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
         yield from _rows_jsonl(path)
@@ -181,12 +187,11 @@ def load_conventions(path: Path, *, regex_guard: bool = True) -> list[Convention
     the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process)."""
     path = resolve_conventions_path(Path(path))
     conventions: list[Convention] = []
-    labels: list[str] = []
-    for where, row in _rows(path):
-        conv = convention_from_dict(row, where=where, path=path)
-        conventions.append(conv)
-        labels.append(f"{where} ({conv.convention_id})")
-    validate_conventions(conventions, path=str(path), labels=labels, regex_guard=regex_guard)
+    locations: list[int | str] = []
+    for location, row in _rows(path):
+        conventions.append(convention_from_dict(row, where=location, path=path))
+        locations.append(location)
+    validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
     return conventions
 
 

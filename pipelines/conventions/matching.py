@@ -1,9 +1,16 @@
 """Where a convention's strings occur in folded text: plain strings at word boundaries, regexes as written.
 
 Word boundaries (SPEC.md §2): an edge character of a plain string that is a letter or digit may
-not touch another letter or digit (``air`` never matches inside ``chair``). The rule applies only
-between characters of scripts that separate words with spaces: when either of the two touching
-characters is Han, Hiragana, Katakana or Thai, a term matches anywhere.
+not touch another letter or digit (``air`` never matches inside ``chair``), nor a hyphen of the RAW
+text (U+002D, U+2010, U+2011) that joins it to a further letter or digit: hyphen-joined words are
+one word (``sars-cov`` is not in ``sars-cov-2``, ``virus`` not in ``anti-virus``). Apostrophes and
+other punctuation are boundaries. The rule applies only between characters of scripts that separate
+words with spaces: when either of the two touching characters is Han, Hiragana, Katakana or Thai, a
+term matches anywhere.
+
+"Of the raw text": the ``typographic`` fold (and the miner's counting fold) writes every dash
+(‒ – — −) as ``-``, so a folded ``-`` is looked up in the raw text it came from (``raw_hyphen``)
+when the caller passes it; ``nfkc`` also folds ﹣ and － to ``-``.
 
 "Letter or digit" is Unicode general category L* or N*; combining marks (M*) count as part of the
 letter they sit on (a Devanagari vowel sign after a term's last consonant continues the word). Python's
@@ -16,7 +23,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from pipelines.conventions.timed_regex import TimedPattern
 
 # Blocks of the scripts that write words without spaces (SPEC.md names Han, Hiragana, Katakana, Thai).
 _NO_SPACE_RANGES: tuple[tuple[int, int], ...] = (
@@ -54,25 +64,46 @@ def is_no_space_script(char: str) -> bool:
     return any(lo <= code <= hi for lo, hi in _NO_SPACE_RANGES)
 
 
-def touches(edge: str, neighbour: str) -> bool:
-    """True when a term's edge character may not sit next to ``neighbour`` (both word characters,
-    neither of them in a no-space script)."""
-    return (
-        is_word_char(edge)
-        and is_word_char(neighbour)
-        and not is_no_space_script(edge)
-        and not is_no_space_script(neighbour)
-    )
+# Raw-text hyphens that join two words into one (SPEC.md §2); every other dash is a boundary.
+HYPHENS = "-\u2010\u2011"
+# The raw characters each fold writes as one of HYPHENS (in the same order, one for one): used to find
+# which raw character a folded hyphen came from without an offset map.
+_FOLDS_TO_HYPHEN = {
+    "exact": HYPHENS,
+    "caseless": HYPHENS,
+    "typographic": HYPHENS + "\u2012\u2013\u2014\u2212",
+    "nfkc": HYPHENS + "\ufe63\uff0d",
+    "count": HYPHENS + "\u2012\u2013\u2014\u2212",  # the miner's counting fold: typographic + space runs collapsed
+}
 
 
-def bounded_at(text: str, term: str, start: int) -> bool:
-    """Whether an occurrence of ``term`` at ``start`` of ``text`` respects the word-boundary rule."""
-    end = start + len(term)
-    if start > 0 and touches(term[0], text[start - 1]):
+def raw_hyphen(folded: str, pos: int, raw: str | None, mode: str) -> bool:
+    """Whether ``folded[pos]`` is a hyphen of the raw text. Without ``raw`` (or when the fold cannot
+    have turned another dash into a hyphen) the folded character decides. Otherwise the k-th hyphen of
+    the folded text is the k-th character of ``raw`` that the fold writes as a hyphen (casefold and
+    the fold tables never create or remove one elsewhere)."""
+    if folded[pos] not in HYPHENS:
         return False
-    if end < len(text) and touches(term[-1], text[end]):
-        return False
+    sources = _FOLDS_TO_HYPHEN.get(mode, HYPHENS)
+    if raw is None or sources == HYPHENS:
+        return True
+    if len(raw) == len(folded) and mode == "typographic":  # one-to-one: same offset
+        return raw[pos] in HYPHENS
+    k = sum(folded.count(h, 0, pos) for h in HYPHENS)
+    for char in raw:
+        if char in sources:
+            if k == 0:
+                return char in HYPHENS
+            k -= 1
     return True
+
+
+def bounded_at(text: str, term: str, start: int, raw: str | None = None, mode: str = "exact") -> bool:
+    """Whether an occurrence of ``term`` at ``start`` of ``text`` respects the word-boundary rule
+    (``raw``/``mode``: see ``raw_hyphen``)."""
+    left, right = edge_checks(term)
+    end = start + len(term)
+    return not ((left and _blocked_before(text, start, raw, mode)) or (right and _blocked_after(text, end, raw, mode)))
 
 
 @lru_cache(maxsize=65536)
@@ -93,9 +124,10 @@ def needs_boundary_check(term: str) -> bool:
     return left or right
 
 
-# Neighbours that never block (ASCII non-alphanumerics, common spaces): the hot path tests these
-# with one set lookup before falling back to the Unicode-category check.
-_SEPARATORS = frozenset(chr(c) for c in range(128) if not chr(c).isalnum()) | frozenset("\u00a0\u202f\u2009’‘“”«»–—…")
+# Neighbours that never block (ASCII non-alphanumerics but the hyphen, common spaces): the hot path
+# tests these with one set lookup before falling back to the Unicode-category check.
+_SEPARATORS = (frozenset(chr(c) for c in range(128) if not chr(c).isalnum()) - frozenset(HYPHENS)) | frozenset(
+    "\u00a0\u202f\u2009’‘“”«»–—…")
 
 
 @lru_cache(maxsize=8192)
@@ -103,25 +135,44 @@ def _blocks(neighbour: str) -> bool:
     return is_word_char(neighbour) and not is_no_space_script(neighbour)
 
 
-def find_plain(text: str, term: str, *, first_only: bool = False) -> list[tuple[int, int]]:
-    """Spans of ``term`` in ``text`` (both already folded) that respect word boundaries; overlapping
-    occurrences are all reported."""
+def _blocked_before(text: str, pos: int, raw: str | None, mode: str) -> bool:
+    """A word-character left edge at ``pos`` is blocked by the character before it: a letter or digit,
+    or a raw hyphen with a letter or digit before that."""
+    if pos == 0:
+        return False
+    before = text[pos - 1]
+    if before in _SEPARATORS:
+        return False
+    if before in HYPHENS:
+        return pos >= 2 and _blocks(text[pos - 2]) and raw_hyphen(text, pos - 1, raw, mode)
+    return _blocks(before)
+
+
+def _blocked_after(text: str, end: int, raw: str | None, mode: str) -> bool:
+    """The mirror of ``_blocked_before`` for a right edge ending at ``end``."""
+    if end >= len(text):
+        return False
+    after = text[end]
+    if after in _SEPARATORS:
+        return False
+    if after in HYPHENS:
+        return end + 1 < len(text) and _blocks(text[end + 1]) and raw_hyphen(text, end, raw, mode)
+    return _blocks(after)
+
+
+def find_plain(text: str, term: str, *, first_only: bool = False, raw: str | None = None,
+               mode: str = "exact") -> list[tuple[int, int]]:
+    """Spans of ``term`` in ``text`` (both already folded with ``mode``; ``raw``: the unfolded text,
+    see ``raw_hyphen``) that respect word boundaries; overlapping occurrences are all reported."""
     spans: list[tuple[int, int]] = []
     if not term:
         return spans
     left, right = edge_checks(term)
-    size, length = len(term), len(text)
+    size = len(term)
     pos = text.find(term)
     while pos != -1:
         end = pos + size
-        ok = True
-        if left and pos > 0:
-            before = text[pos - 1]
-            ok = before in _SEPARATORS or not _blocks(before)
-        if ok and right and end < length:
-            after = text[end]
-            ok = after in _SEPARATORS or not _blocks(after)
-        if ok:
+        if not ((left and _blocked_before(text, pos, raw, mode)) or (right and _blocked_after(text, end, raw, mode))):
             spans.append((pos, end))
             if first_only:
                 break
@@ -129,34 +180,32 @@ def find_plain(text: str, term: str, *, first_only: bool = False) -> list[tuple[
     return spans
 
 
-def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str) -> list[int]:
-    """The rows whose text contains ``term`` at word boundaries (the engine's hot loop, the same
-    rule as ``find_plain`` inlined: most rows cost one ``find`` and two set lookups)."""
+def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str, *,
+                    raws: Sequence[str | None] | None = None, mode: str = "exact") -> list[int]:
+    """The rows whose text contains ``term`` at word boundaries (``raws[r]``: the unfolded text of
+    row r, see ``raw_hyphen``). The engine's hot loop: the rule of ``find_plain`` with the common
+    neighbours (separators) tested inline, so most rows cost one ``find`` and two set lookups."""
     left, right = edge_checks(term)
     size = len(term)
     out: list[int] = []
-    blocks = _blocks
+    separators = _SEPARATORS
     for r in rows:
         text = texts[r]
         pos = text.find(term)
         while pos >= 0:
-            if left and pos > 0:
-                before = text[pos - 1]
-                if before not in _SEPARATORS and blocks(before):
-                    pos = text.find(term, pos + 1)
-                    continue
             end = pos + size
-            if right and end < len(text):
-                after = text[end]
-                if after not in _SEPARATORS and blocks(after):
-                    pos = text.find(term, pos + 1)
-                    continue
+            if ((left and pos > 0 and text[pos - 1] not in separators
+                 and _blocked_before(text, pos, None if raws is None else raws[r], mode))
+                    or (right and end < len(text) and text[end] not in separators
+                        and _blocked_after(text, end, None if raws is None else raws[r], mode))):
+                pos = text.find(term, pos + 1)
+                continue
             out.append(r)
             break
     return out
 
 
-def find_regex(text: str, pattern: re.Pattern[str], *, first_only: bool = False) -> list[tuple[int, int]]:
+def find_regex(text: str, pattern: "re.Pattern[str] | TimedPattern", *, first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of a regex applied as written to folded text (non-overlapping, as ``re.finditer``)."""
     if first_only:
         match = pattern.search(text)

@@ -1,13 +1,17 @@
-"""Refuse bad conventions at load time, naming the convention and the field.
+"""Refuse bad conventions at load time, naming the file, the line (or row) and the field.
 
 A convention that cannot mean what it says (unknown rule or mode, a regex that does not compile,
 is catastrophically slow or matches the empty string, an ``nfkc`` convention whose strings NFKC
 would destroy, an expected string that equals a wrong variant after folding) must fail loudly
-before it scores anything: a silently vacuous convention inflates every score.
+before it scores anything. A convention that checks NOTHING (a term, forbidden or pattern rule
+whose expected_terms and wrong_variants are both empty) is valid (SPEC.md §2): it loads with a
+warning naming its file and line, passes every item it applies to and is reported as ``vacuous``,
+so a reader sees why its 100 means nothing.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as sre  # type: ignore[attr-defined]
@@ -19,8 +23,19 @@ from pipelines.conventions.regex_guard import compile_problem, min_width, slow_p
 from pipelines.errors import ConventionError
 
 
-def _err(conv: Convention, message: str, field: str, path: str | None, label: str | None) -> ConventionError:
+LOG = logging.getLogger("housestyle.conventions")
+
+
+def _err(conv: Convention, message: str, field: str | None, path: str | None, label: str | None) -> ConventionError:
+    """``path`` is the file with its line (``conv.jsonl:2``); ``label`` overrides the convention id."""
     return ConventionError(message, convention=label or conv.convention_id, field=field, path=path)
+
+
+def at_location(path: str | None, location: str | int | None) -> str | None:
+    """``conv.jsonl:2`` (a line), ``conv.parquet:row 3``, or the path alone."""
+    if path is None:
+        return None if location is None else str(location)
+    return path if location is None else f"{path}:{location}"
 
 
 def _top_literals(pattern: str) -> list[str]:
@@ -72,8 +87,19 @@ def _check_strings(conv: Convention, values: Sequence[str], field: str, path: st
 
 
 def validate_convention(conv: Convention, *, path: str | None = None, label: str | None = None) -> None:
-    """Raise ConventionError (naming ``label`` or the convention id, and the field) if ``conv`` is bad.
-    Does not run the timed regex probe (``validate_conventions`` does, once per set)."""
+    """Raise ConventionError (naming ``path`` — the file and line —, ``label`` or the convention id,
+    and the field) if ``conv`` is bad. Does not run the timed regex probe (``validate_conventions``
+    does, once per set)."""
+    try:
+        _validate(conv, path, label)
+    except ConventionError as exc:
+        if exc.path is not None or path is None:
+            raise
+        # a rule module's own check knows the convention, not where it was read: add that
+        raise _err(conv, exc.reason, exc.field, path, label) from None
+
+
+def _validate(conv: Convention, path: str | None, label: str | None) -> None:
     from pipelines.rules.registry import RULES  # rules import conventions; import lazily
 
     if not isinstance(conv.dimension, str) or not conv.dimension.strip():
@@ -144,23 +170,30 @@ def validate_conventions(
     conventions: Sequence[Convention],
     *,
     path: str | None = None,
+    locations: Sequence[str | int] | None = None,
     labels: Sequence[str] | None = None,
     regex_guard: bool = True,
     regex_timeout: float = 1.0,
 ) -> None:
     """Validate a whole set: each convention, duplicate ids, and (``regex_guard``) the timed probe
-    of every regex in a child process (see ``regex_guard``)."""
+    of every regex (see ``regex_guard``). ``locations`` (a line number, or ``row 3``) say where
+    each convention was read in ``path``; errors and warnings name ``path:location``. A vacuous
+    convention is logged as a warning (logger ``housestyle.conventions``), never refused."""
+    from pipelines.rules.registry import is_vacuous
+
     seen: dict[str, str] = {}
     for index, conv in enumerate(conventions):
         label = labels[index] if labels else None
-        validate_convention(conv, path=path, label=label)
-        where = label or f"#{index + 1}"
+        location = locations[index] if locations else None
+        at = at_location(path, location)
+        validate_convention(conv, path=at, label=label)
         if conv.convention_id in seen:
-            raise ConventionError(
-                f"duplicate of {seen[conv.convention_id]} (same semantic fields)",
-                convention=label or conv.convention_id, field="convention_id", path=path,
-            )
-        seen[conv.convention_id] = where
+            raise _err(conv, f"duplicate of {seen[conv.convention_id]} (same semantic fields)", "convention_id", at, label)
+        seen[conv.convention_id] = f"line {location}" if isinstance(location, int) else str(location or label or f"#{index + 1}")
+        if is_vacuous(conv):
+            LOG.warning("%s: convention %s (%s): checks nothing (expected_terms and wrong_variants are both empty): "
+                        "it passes every item it applies to and is reported as vacuous",
+                        at or "(in memory)", label or conv.convention_id, conv.dimension)
     if not regex_guard:
         return
     owners: dict[str, tuple[int, str]] = {}
@@ -172,7 +205,5 @@ def validate_conventions(
         for pattern, reason in slow.items():
             index, field = owners[pattern]
             conv = conventions[index]
-            raise ConventionError(
-                f"regex is catastrophically slow ({reason}): {pattern!r}",
-                convention=labels[index] if labels else conv.convention_id, field=field, path=path,
-            )
+            raise _err(conv, f"regex is too slow ({reason}): {pattern!r}", field,
+                       at_location(path, locations[index] if locations else None), labels[index] if labels else None)

@@ -20,9 +20,9 @@ import numpy as np
 import polars as pl
 
 from pipelines.metaeval.metrics import ReferenceScorer
+from pipelines.rules.numbers import LIBERAL, source_numbers
 
 _WORD_RE = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
-_NUMBER_RE = re.compile(r"\d+(?:[.,\u00a0\u202f' ]\d+)*")
 # Punctuation classes compared between output and references (full-width forms count as the same class).
 PUNCT_CLASSES: dict[str, str] = {
     "question": "?？", "exclamation": "!！", "colon": ":：", "quote": "\"“”„«»「」『』", "parenthesis": "()（）",
@@ -55,16 +55,19 @@ def script_share(output: str, references: list[str]) -> float:
     return sum(s == main for s in out_scripts) / len(out_scripts)
 
 
-def _numbers(text: str) -> set[str]:
-    return {re.sub(r"\D", "", m) for m in _NUMBER_RE.findall(text)}
-
-
 def number_agreement(source: str, output: str) -> float:
-    """|source numbers ∩ output numbers| / |union| on digit strings (1 when neither has a number)."""
-    src, out = _numbers(source), _numbers(output)
+    """|source numbers ∩ output numbers| / |union| (1 when neither has a number). Numbers are read
+    with the checker's grammar (``pipelines.rules.numbers``): the source as English-style digits
+    (scale words: ``2.5 million`` is also 2500000), the output in any locale's format (digits
+    compared without separators); identifiers (``1-800-555-0199``) are one number each."""
+    src = {frozenset(n.keys()) for n in source_numbers(source)}
+    out = {frozenset(n.keys()) for n in source_numbers(output, LIBERAL)}
     if not src and not out:
         return 1.0
-    return len(src & out) / len(src | out)
+    matched_src = sum(1 for s in src if any(s & o for o in out))
+    matched_out = sum(1 for o in out if any(s & o for s in src))
+    common = min(matched_src, matched_out)
+    return common / (len(src) + len(out) - common)
 
 
 def _classes(text: str) -> set[str]:

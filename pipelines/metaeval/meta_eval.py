@@ -13,11 +13,14 @@ configuration, or any per-(system, segment) score table such as SCS), we report:
   mt-metrics-eval's global accuracy; Pearson / Kendall pooled = unweighted mean of the lps' values
   (WMT23-style average, since correlations across lps with different scales are not comparable).
 
-The named reference systems are the (multi-)reference and are never ranked.
+The named reference systems are the (multi-)reference and are never ranked. As in mt-metrics-eval,
+no human translation is ranked by default: every system the file names like a reference (``ref``,
+``refA``, ``refB``, ``ref-A``, ``ref_1``: ``HUMAN_NAME``) is left out too, unless ``include_human``.
 """
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +46,13 @@ Counts = NDArray[np.int64]
 Matrix = NDArray[np.float64]
 
 FIGURES = ("pairwise_accuracy", "pearson", "kendall")
+# How MQM files name human translations: ref, refA, refB, ref-A, ref_B, ref1 (WMT / mt-metrics-eval).
+HUMAN_NAME = re.compile(r"ref(?:[-_]?(?:[a-z]|\d+))?", re.IGNORECASE)
+
+
+def human_systems(systems: Sequence[str]) -> list[str]:
+    """The systems whose names say they are human translations (``HUMAN_NAME``)."""
+    return [s for s in systems if HUMAN_NAME.fullmatch(s)]
 OUTPUT_SCHEMA: dict[str, pl.DataType] = {
     "lp": pl.String(), "metric": pl.String(), "references": pl.String(), "level": pl.String(),
     **{f"{f}{s}": pl.Float64() for f in FIGURES for s in ("", "_low", "_high")},
@@ -74,13 +84,15 @@ class LanguagePair:
 
     @classmethod
     def build(cls, data: MqmData, reference_systems: Sequence[str], exclude_systems: Sequence[str] = (),
-              seg_ids: Sequence[int] | None = None) -> LanguagePair:
+              seg_ids: Sequence[int] | None = None, *, include_human: bool = False) -> LanguagePair:
+        """The ranked systems: all but the references, ``exclude_systems`` and (unless
+        ``include_human``) every human translation the file names (``human_systems``)."""
         present = set(data.systems)
         for name in reference_systems:
             if name not in present:
                 raise InputError(f"reference system {name!r} not in this MQM file (systems: {sorted(present)})",
                                  path=str(data.path))
-        skip = set(reference_systems) | set(exclude_systems)
+        skip = set(reference_systems) | set(exclude_systems) | (set() if include_human else set(human_systems(data.systems)))
         systems = [s for s in data.systems if s not in skip]
         if len(systems) < 2:
             raise InputError(f"fewer than 2 systems left to rank: {systems}", path=str(data.path))
@@ -258,12 +270,14 @@ def meta_evaluate(
     exclude_systems: Sequence[str] = (),
     segments: Mapping[str, Sequence[int]] | None = None,
     metrics: Sequence[str] = METRIC_NAMES,
+    include_human: bool = False,
 ) -> pl.DataFrame:
     """Meta-evaluate BLEU/chrF (with the named reference systems) and any extra metric tables.
 
     ``extra_reference_sets`` (lp → reference sets, e.g. approved + generated) adds BLEU/chrF rows per
     set; ``exclude_systems`` are neither ranked nor references (absent names are ignored);
-    ``segments`` (lp → seg ids) restricts an lp to a sample, for every metric alike.
+    ``segments`` (lp → seg ids) restricts an lp to a sample, for every metric alike. Human
+    translations the files name (``human_systems``) are not ranked unless ``include_human``.
     """
     reference_systems = list(dict.fromkeys(reference_systems))
     if not reference_systems:
@@ -273,7 +287,8 @@ def meta_evaluate(
         data = load_mqm(path)
         if any(lp.data.lp == data.lp for lp in lps):
             raise InputError(f"two MQM files for language pair {data.lp}", path=str(path))
-        lps.append(LanguagePair.build(data, reference_systems, exclude_systems, (segments or {}).get(data.lp)))
+        lps.append(LanguagePair.build(data, reference_systems, exclude_systems, (segments or {}).get(data.lp),
+                                      include_human=include_human))
     views: dict[str, list[MetricView]] = {}
     for lp in lps:
         ref_sets = [references_from_systems(lp.data, reference_systems), *(extra_reference_sets or {}).get(lp.data.lp, ())]
@@ -289,9 +304,10 @@ def meta_evaluate(
 
 def evaluate_metric_table(scores: SegmentMetric, human: MqmData | Sequence[MqmData], *, metric: str,
                           reference_systems: Sequence[str] = (), exclude_systems: Sequence[str] = (),
-                          references: str = "-", n_bootstrap: int = 1000, seed: int = 0) -> pl.DataFrame:
+                          references: str = "-", n_bootstrap: int = 1000, seed: int = 0,
+                          include_human: bool = False) -> pl.DataFrame:
     """Rows for one score table (system, seg_id, score[, weight][, lp]) against human MQM data."""
     datas = [human] if isinstance(human, MqmData) else list(human)
-    lps = [LanguagePair.build(d, reference_systems, exclude_systems) for d in datas]
+    lps = [LanguagePair.build(d, reference_systems, exclude_systems, include_human=include_human) for d in datas]
     views = {lp.data.lp: [table_view(lp, scores, metric=metric, references=references)] for lp in lps}
     return evaluate_views(lps, views, n_bootstrap=n_bootstrap, seed=seed)

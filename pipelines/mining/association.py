@@ -1,8 +1,9 @@
 """Unit-level occurrence of many strings at once, and association scores over units.
 
 Every count is over UNITS (a term said twice in one unit counts once) on ``fold_count`` text, with
-the SPEC word-boundary rule, so mined support/consistency mean what the checker will see.
-Aho–Corasick (ahocorasick_rs) finds all patterns in one pass per text: linear in the TM size.
+the checker's word-boundary rule and its search (``pipelines.conventions.multisearch``: one
+Aho–Corasick pass over all texts, then the boundaries), so mined support/consistency mean what the
+checker will see — hyphen-joined words included (``virus`` is not counted in ``anti-virus``).
 """
 
 from __future__ import annotations
@@ -10,29 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import ahocorasick_rs
-
-from pipelines.conventions.matching import bounded_at
+from pipelines.conventions.multisearch import word_hits
 
 
-def unit_hits(patterns: Sequence[str], texts: Sequence[str]) -> list[list[int]]:
-    """For each pattern, the sorted indices of the texts holding it word-bounded (both folded)."""
-    hits: list[list[int]] = [[] for _ in patterns]
-    if not patterns:
-        return hits
-    unique = sorted(set(patterns))
-    position = {p: i for i, p in enumerate(unique)}
-    matcher = ahocorasick_rs.AhoCorasick(unique, matchkind=ahocorasick_rs.MatchKind.Standard)
-    found: list[list[int]] = [[] for _ in unique]
-    for index, text in enumerate(texts):
-        seen: set[int] = set()
-        for pat, start, _end in matcher.find_matches_as_indexes(text, overlapping=True):
-            if pat not in seen and bounded_at(text, unique[pat], start):
-                seen.add(pat)
-                found[pat].append(index)
-    for i, pattern in enumerate(patterns):
-        hits[i] = found[position[pattern]]
-    return hits
+def unit_hits(patterns: Sequence[str], texts: Sequence[str], raws: Sequence[str] | None = None) -> list[list[int]]:
+    """For each pattern, the sorted indices of the texts holding it word-bounded (both in the counting
+    fold). ``raws``, the unfolded texts, tell a hyphen from a dash the fold wrote as one; without them
+    every folded ``-`` counts as a hyphen."""
+    return word_hits(patterns, texts, raws=raws, mode="count")
 
 
 def dice(joint: int, a: int, b: int) -> float:

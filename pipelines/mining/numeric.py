@@ -1,29 +1,31 @@
 """Number-format agreement learned per client: how targets write the source's decimals and groups.
 
-Evidence comes from source–target pairs: a source decimal ``3.5`` found in the target as ``3,5``
-or ``3.5``; a grouped source number ``12,000`` found as ``12 000`` / ``12\u00a0000`` /
-``12\u202f000`` / ``12.000`` / ``12,000`` / ``12000``. The dominant decimal separator and every
+Source numbers are read with the checker's number grammar (``pipelines.rules.numbers``: identifiers
+such as ``3.2.1`` or ``20-0097189`` are not quantities and teach nothing about formats). Evidence
+comes from source–target pairs: a source decimal ``3.5`` found in the target as ``3,5`` or ``3.5``;
+a grouped source number ``12,000`` found as ``12 000`` / ``12\u00a0000`` / ``12\u202f000`` /
+``12.000`` / ``12,000`` / ``12000``. The dominant decimal separator and every
 group separator with a real share become the ``numeric`` rule's params; ``verify`` then measures
 the whole rule (every source number present in that format) on the units.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
+from pipelines.rules.numbers import SourceStyle, form_pattern, grouped, source_numbers
 
 MQM_NUMBER = "Locale conventions/Number format"
-_DECIMAL = re.compile(r"(?<![\w.,])(\d{1,6})\.(\d{1,4})(?![\d.,]|\.\d)")
-_GROUPED = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)")
 _GROUP_SEPS = (" ", "\u00a0", "\u202f", ".", ",", "'", "")
+_SOURCE = SourceStyle(".", ",")  # how the mined rule's source side is read (the rule's defaults)
+_MAX_INTEGER, _MAX_FRACTION = 6, 4  # longer decimals are measurements of another kind (coordinates, ids)
 
 
 def _bounded(text: str, form: str) -> bool:
-    return re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d)", text) is not None
+    return form_pattern((form,), ".,").search(text) is not None
 
 
 def learn_formats(corpus: Corpus, indices: list[int]) -> tuple[Counter[str], Counter[str]]:
@@ -31,17 +33,20 @@ def learn_formats(corpus: Corpus, indices: list[int]) -> tuple[Counter[str], Cou
     groups: Counter[str] = Counter()
     for i in indices:
         source, target = corpus.sources[i], corpus.targets[i]
-        for m in _DECIMAL.finditer(source):
-            for sep in (",", "."):
-                if _bounded(target, f"{m.group(1)}{sep}{m.group(2)}"):
-                    decimals[sep] += 1
-                    break
-        for m in _GROUPED.finditer(source):
-            parts = m.group(1).split(",")
-            for sep in _GROUP_SEPS:
-                if _bounded(target, sep.join(parts)):
-                    groups[sep] += 1
-                    break
+        for number in source_numbers(source, _SOURCE):
+            if number.kind != "quantity":
+                continue
+            if number.fraction and not number.grouped and len(number.integer) <= _MAX_INTEGER \
+                    and len(number.fraction) <= _MAX_FRACTION:
+                for sep in (",", "."):
+                    if _bounded(target, f"{number.integer}{sep}{number.fraction}"):
+                        decimals[sep] += 1
+                        break
+            elif number.grouped and not number.fraction:
+                for sep in _GROUP_SEPS:
+                    if _bounded(target, grouped(number.integer, sep)):
+                        groups[sep] += 1
+                        break
     return decimals, groups
 
 

@@ -128,11 +128,11 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     senses_of = {t: verb_senses(t, cands, params) for t in terms}
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
-    src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources))))
+    src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources, corpus.sources))))
     # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
     acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
     src_hits.update(zip(acronyms, (np.asarray(h, dtype=np.int64) for h in unit_hits(list(acronyms.values()), corpus.sources))))
-    form_hits = dict(zip(all_forms, unit_hits(all_forms, corpus.folded_targets)))
+    form_hits = dict(zip(all_forms, unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
     key_hits: dict[str, np.ndarray] = {}
     for key in all_keys:
         units: set[int] = set()

@@ -1,4 +1,5 @@
-"""Shared validation for the static rules (term, forbidden, pattern)."""
+"""Shared validation for the static rules (term, forbidden, pattern). Empty expected_terms and
+wrong_variants are valid (SPEC.md §2: vacuously true; a rule with both empty is ``vacuous``)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,4 @@ def require_no_params(conv: Convention) -> None:
         raise ConventionError(
             f"rule {conv.rule!r} takes no params, got {sorted(conv.params)}",
             convention=conv.convention_id, field="params",
-        )
-
-
-def require_nonempty(conv: Convention, field_name: str) -> None:
-    """A static convention must check something, or every item would pass vacuously."""
-    if not getattr(conv, field_name):
-        raise ConventionError(
-            f"rule {conv.rule!r} needs at least one entry in {field_name}",
-            convention=conv.convention_id, field=field_name,
         )

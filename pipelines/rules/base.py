@@ -27,10 +27,11 @@ class ItemVerdict:
     missing_expected: list[str] = field(default_factory=list)
     found_wrong: list[str] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    error: str | None = None  # the item could not be decided (a regex timed out): never a pass
     full_pass: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        self.full_pass = self.domain_pass and self.no_wrong_variant
+        self.full_pass = self.domain_pass and self.no_wrong_variant and self.error is None
 
 
 def verdict(missing: list[str], found: list[str], spans: Iterable[tuple[int, int]]) -> ItemVerdict:
@@ -42,6 +43,11 @@ def verdict(missing: list[str], found: list[str], spans: Iterable[tuple[int, int
         found_wrong=list(dict.fromkeys(found)),
         spans=sorted(set(spans)),
     )
+
+
+def error_verdict(message: str) -> ItemVerdict:
+    """An item that could not be decided (``RegexTimeout``): scored, not passed, reported with why."""
+    return ItemVerdict(domain_pass=False, no_wrong_variant=False, error=message)
 
 
 @dataclass(slots=True)
@@ -60,10 +66,10 @@ def match_entries(
     text of each occurrence) and its raw spans."""
     out = findings if findings is not None else Findings()
     for entry in expected:
-        if not entry.present(folded.text):
+        if not entry.present(folded.text, folded.raw):
             out.missing.append(entry.raw)
     for entry in wrong:
-        for start, end in entry.find(folded.text):
+        for start, end in entry.find(folded.text, raw=folded.raw):
             raw_start, raw_end = folded.raw_span(start, end)
             out.found.append(folded.raw[raw_start:raw_end])
             out.spans.append((raw_start, raw_end))

@@ -71,15 +71,17 @@ def applies(cc: Compiled, source: str) -> bool:
     if params.style is not None:
         return True
     folded = fold_with_map(source, "caseless").text
-    return any(find_plain(folded, fold_term(name, "caseless"), first_only=True) for name in params.keep)
+    return any(find_plain(folded, fold_term(name, "caseless"), first_only=True, raw=source, mode="caseless")
+               for name in params.keep)
 
 
 def _keep_occurrences(params: CasingParams, output: str, mode: str, out: Findings) -> list[tuple[int, int]]:
     """Record miscased kept names; return the raw spans of all kept-name occurrences."""
-    folded = fold_with_map(output, _find_mode(mode))
+    find_mode = _find_mode(mode)
+    folded = fold_with_map(output, find_mode)
     spans: list[tuple[int, int]] = []
     for name in params.keep:
-        for start, end in find_plain(folded.text, fold_term(name, _find_mode(mode))):
+        for start, end in find_plain(folded.text, fold_term(name, find_mode), raw=output, mode=find_mode):
             raw_start, raw_end = folded.raw_span(start, end)
             spans.append((raw_start, raw_end))
             if output[raw_start:raw_end] != name:

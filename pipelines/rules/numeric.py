@@ -8,55 +8,58 @@ params (all optional):
 - ``min_group_digits`` (default 5): integer parts with at least this many digits must be grouped;
   shorter ones may be written either way (``2020`` stays a year, ``1234`` or ``1 234`` both pass).
 
-A source number is a run of ASCII digits (with source group separators every three digits and an
-optional source decimal part) not glued to a preceding letter/digit or colon (``COVID19`` holds no number, ``8:00`` holds only 8;
-``COVID-19`` holds 19). In the output a required form must not touch other digits (``3`` is not
-found inside ``3,5`` or ``13``). A number written with the right digits but the wrong separators
-(``3.5`` for ``3,5``, ``1,234`` for ``1 234``) is reported as a wrong variant with its span.
-Applies to segments whose source contains at least one number. Matching is on text folded with
-``match_mode`` (``typographic`` accepts any space as a group separator; ``exact`` does not).
+What a source number is comes from ``pipelines.rules.numbers`` (the one number grammar, shared
+with the numeric miner and the judge): a quantity (``12,000``, ``3.5``; ``COVID19`` holds none,
+``8:00`` holds only 8, ``COVID-19`` holds 19) must appear in the target format; a quantity with a
+scale word (``760 thousand``, ``2.5 million``) is satisfied by its mantissa (``2,5 millions``) or by
+the digits of its value (``760 000``); the two sides of a range or ratio (``3.51-4.05``) are two
+quantities; an identifier (``20-0097189``, ``1-800-555-0199``, ``3.2.1``, ``2020-03-15``) must be
+copied verbatim and is never regrouped as a quantity. In the output a required form must not touch
+other digits (``3`` is not found inside ``3,5`` or ``13``). A number written with the right digits but
+the wrong separators (``3.5`` for ``3,5``, ``1,234`` for ``1 234``) is reported as a wrong variant
+with its span. Applies to segments whose source contains at least one number. Matching is on text
+folded with ``match_mode`` (``typographic`` accepts any space as a group separator; ``exact`` does not).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_term, fold_with_map
 from pipelines.conventions.model import Convention
 from pipelines.rules._params import check_keys, fail
 from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
-
-_LIBERAL_RE = re.compile(r"[0-9]+(?:[ \u00a0\u202f\u2009.,'’][0-9]+)*")
+from pipelines.rules.numbers import (
+    IDENTIFIER_JOINERS,
+    LIBERAL_RE,
+    SourceStyle,
+    TargetFormat,
+    form_pattern,
+    target_forms,
+)
+from pipelines.rules.numbers import source_numbers as grammar_numbers
 
 
 @dataclass(frozen=True, slots=True)
 class NumericParams:
-    decimal: str
-    groups: tuple[str, ...]
-    src_decimal: str
-    src_group: str
-    min_group_digits: int
-    source_re: re.Pattern[str]
+    style: SourceStyle
+    target: TargetFormat
 
-
-def _source_re(src_decimal: str, src_group: str) -> re.Pattern[str]:
-    seps = re.escape(src_decimal + src_group)
-    grouped = rf"[0-9]{{1,3}}(?:{re.escape(src_group)}[0-9]{{3}})+|" if src_group else ""
-    return re.compile(rf"(?<![\w{seps}:])({grouped}[0-9]+)(?:{re.escape(src_decimal)}([0-9]+))?(?![0-9])")
+    @property
+    def separators(self) -> str:
+        """Every character that may continue a number in the output (lookarounds of the forms)."""
+        t, st = self.target, self.style
+        return "".join(dict.fromkeys(t.decimal + "".join(t.groups) + st.decimal + st.group))
 
 
 def prepare(conv: Convention) -> NumericParams:
     p = conv.params
     group = p.get("group", "")
     groups = tuple(g for g in ([group] if isinstance(group, str) else group) if g)
-    src_decimal, src_group = p.get("src_decimal", "."), p.get("src_group", ",")
-    return NumericParams(
-        decimal=p.get("decimal", "."), groups=groups, src_decimal=src_decimal, src_group=src_group,
-        min_group_digits=int(p.get("min_group_digits", 5)), source_re=_source_re(src_decimal, src_group),
-    )
+    return NumericParams(SourceStyle(p.get("src_decimal", "."), p.get("src_group", ",")),
+                         TargetFormat(p.get("decimal", "."), groups, int(p.get("min_group_digits", 5))))
 
 
 def validate(conv: Convention) -> None:
@@ -79,64 +82,49 @@ def validate(conv: Convention) -> None:
         raise fail(conv, "params.min_group_digits must be a positive integer", "min_group_digits")
 
 
-def _grouped(digits: str, sep: str) -> str:
-    head = len(digits) % 3 or 3
-    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
-    return sep.join(parts)
-
-
 @dataclass(frozen=True, slots=True)
 class Number:
     text: str  # as written in the source
-    digits: str  # integer + fraction digits, no separators
+    digits: frozenset[str]  # digit strings that are this number in any format (mantissa, value)
     canonical: str  # the preferred target form (reported when missing)
     forms: tuple[str, ...]  # every accepted target form
+    identifier: bool
 
 
 def source_numbers(params: NumericParams, source: str) -> list[Number]:
     """Distinct numbers of the source with their accepted target forms."""
     found: dict[str, Number] = {}
-    for match in params.source_re.finditer(source):
-        integer = match.group(1).replace(params.src_group, "") if params.src_group else match.group(1)
-        frac = match.group(2)
-        must_group = len(integer) >= params.min_group_digits and bool(params.groups)
-        forms = [] if must_group else [integer]
-        if len(integer) > 3:
-            forms += [_grouped(integer, g) for g in params.groups]
-        suffix = f"{params.decimal}{frac}" if frac else ""
-        forms = [f + suffix for f in dict.fromkeys(forms)]
-        canonical = forms[-1] if must_group else forms[0]
-        found.setdefault(match.group(0), Number(match.group(0), integer + (frac or ""), canonical, tuple(forms)))
+    for number in grammar_numbers(source, params.style):
+        canonical, forms = target_forms(number, params.target)
+        value = number.value_digits()
+        digits = frozenset({number.digits} | ({value[0] + value[1]} if value else set()))
+        key = number.text + (f"e{number.scale}" if number.scale else "")
+        found.setdefault(key, Number(number.text, digits, canonical, forms, number.kind == "identifier"))
     return list(found.values())
-
-
-@lru_cache(maxsize=4096)
-def _form_re(forms: tuple[str, ...], seps: str) -> re.Pattern[str]:
-    sep_class = re.escape("".join(sorted(set(seps))))
-    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-    return re.compile(rf"(?<![0-9])(?<![0-9][{sep_class}])(?:{alternatives})(?![0-9])(?![{sep_class}][0-9])")
 
 
 def applies(cc: Compiled, source: str) -> bool:
     params: NumericParams = cc.prepared
-    return params.source_re.search(source) is not None
+    return bool(grammar_numbers(source, params.style))
 
 
 def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
     params: NumericParams = cc.prepared
     folded = fold_with_map(output, cc.mode)
     findings = match_entries(folded, cc.expected, cc.wrong, Findings())
-    seps = "".join(fold_term(s, cc.mode) for s in (params.decimal, *params.groups, params.src_decimal, params.src_group))
+    seps = "".join(fold_term(s, cc.mode) for s in params.separators)
     numbers = source_numbers(params, source)
     for number in numbers:
         forms = tuple(fold_term(f, cc.mode) for f in number.forms)
-        if _form_re(forms, seps).search(folded.text) is None:
+        if form_pattern(forms, seps + IDENTIFIER_JOINERS if number.identifier else seps).search(folded.text) is None:
             findings.missing.append(number.canonical)
-    wanted = {n.digits: n for n in numbers}
-    for match in _LIBERAL_RE.finditer(folded.text):
-        digits = re.sub(r"[^0-9]", "", match.group())
-        hit = wanted.get(digits)
-        if hit is not None and match.group() not in {fold_term(f, cc.mode) for f in hit.forms}:
+    wanted: dict[str, list[Number]] = {}
+    for number in numbers:
+        for digits in number.digits:
+            wanted.setdefault(digits, []).append(number)
+    for match in LIBERAL_RE.finditer(folded.text):
+        hits = wanted.get(re.sub(r"[^0-9]", "", match.group()))
+        if hits and all(match.group() not in {fold_term(f, cc.mode) for f in hit.forms} for hit in hits):
             raw_start, raw_end = folded.raw_span(*match.span())
             findings.found.append(output[raw_start:raw_end])
             findings.spans.append((raw_start, raw_end))

@@ -3,25 +3,28 @@
 Tokens are the inline codes ingest turned into ``⟨g1⟩…⟨/g1⟩`` / ``⟨x2/⟩`` (always checked, see
 ``pipelines.readers.base.INLINE_TOKEN_RE``) plus whatever ``params.patterns`` match (regexes,
 applied on text folded with ``match_mode``; default ``DEFAULT_PATTERNS``: ``{0}``, ``{name}``,
-``%s``/``%d``/``%1$s``/``%(name)s``/``%@``, ``${name}``, ``{{ name }}``). Source and output must hold
-the same MULTISET: a token missing in the output is a missing expected string, an extra one (or an
-extra copy) is a wrong variant with its span. Applies to segments whose source holds at least one
-token (a convention's scored items never depend on a system's output).
+``%s``/``%d``/``%1$s``/``%(name)s``/``%@``, ``${name}``, ``{{ name }}``; ``MARKUP_PATTERN`` matches
+the HTML/XML tags that plain-text formats — PO, TSV, JSONL — keep as text). Source and output must
+hold the same MULTISET, both ways: a token missing in the output is a missing expected string, an
+extra one (or an extra copy) is a wrong variant with its span — also where the source has none
+(``Hello there.`` → ``Bonjour {0}.`` fails). The order is free, so reordering paired tags is allowed.
+Applies to every segment its ``src`` trigger selects (without ``src``: every segment of the pair), so
+a convention's scored items never depend on a system's output.
 params: ``{"patterns": [regex, ...]}`` (optional; replaces the defaults, inline tokens stay).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
 from pipelines.conventions.regex_guard import compile_problem, min_width, static_problem
+from pipelines.conventions.timed_regex import TimedPattern
 from pipelines.readers.base import INLINE_TOKEN_RE
 from pipelines.rules._params import check_keys, fail, str_list
-from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
+from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, verdict
 
 DEFAULT_PATTERNS: tuple[str, ...] = (
     r"\{\d+\}",
@@ -30,13 +33,17 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
     r"\$\{[A-Za-z_][\w.\-]*\}",
     r"\{\{\s*[A-Za-z_][\w.\-]*\s*\}\}",
 )
+# An HTML/XML start, end or empty-element tag written as text, attributes included (``<a href="x">``,
+# ``</a>``, ``<br/>``): a letter must follow ``<`` so ``a < b`` and ``<-`` are not tags. Attribute
+# values are part of the token: a translated ``title="…"`` counts as a changed tag.
+MARKUP_PATTERN = r"</?[A-Za-z][\w:.\-]*(?:\s[^<>]*)?/?>"
 
 
-def prepare(conv: Convention) -> re.Pattern[str]:
+def prepare(conv: Convention) -> TimedPattern:
     patterns = conv.params.get("patterns", list(DEFAULT_PATTERNS))
     # longest constructs first, so {{ name }} is one token, not {name} inside braces
     ordered = [INLINE_TOKEN_RE.pattern, *sorted(patterns, key=lambda p: -len(p))]
-    return re.compile("|".join(f"(?:{p})" for p in ordered))
+    return TimedPattern("|".join(f"(?:{p})" for p in ordered))
 
 
 def validate(conv: Convention) -> None:
@@ -52,17 +59,12 @@ def validate(conv: Convention) -> None:
 def tokens(cc: Compiled, text: str) -> list[tuple[str, int, int]]:
     """(token, raw start, raw end) in order of appearance."""
     folded = fold_with_map(text, cc.mode)
-    pattern: re.Pattern[str] = cc.prepared
+    pattern: TimedPattern = cc.prepared
     out = []
     for match in pattern.finditer(folded.text):
         start, end = folded.raw_span(*match.span())
         out.append((text[start:end], start, end))
     return out
-
-
-def applies(cc: Compiled, source: str) -> bool:
-    pattern: re.Pattern[str] = cc.prepared
-    return pattern.search(fold_with_map(source, cc.mode).text) is not None
 
 
 def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
@@ -80,6 +82,6 @@ def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
 
 
 SPEC = RuleSpec(
-    name="placeholder", static=False, validate=validate, prepare=prepare, applies=applies, check=check,
+    name="placeholder", static=False, validate=validate, prepare=prepare, applies=always, check=check,
     params_doc='{"patterns": ["\\\\{\\\\d+\\\\}", "%\\\\(\\\\w+\\\\)s"]} (optional)',
 )

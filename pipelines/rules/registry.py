@@ -21,6 +21,13 @@ _CACHE: dict[tuple[str, int], Compiled] = {}
 _CACHE_MAX = 20000
 
 
+def is_vacuous(conv: Convention) -> bool:
+    """A convention that checks nothing (SPEC.md §2): a static rule (term, forbidden, pattern) with
+    neither expected strings nor wrong variants. Rules that derive what they require from the source
+    (numeric, placeholder, source_copy, casing) always check something."""
+    return RULES[conv.rule].static and not conv.expected_terms and not conv.wrong_variants
+
+
 def compile_convention(conv: Convention) -> Compiled:
     """Compile (cached by convention_id: the id hashes every semantic field, so equal ids mean
     identical matchers; the object id guards against a convention mutated after its id was set)."""

@@ -34,7 +34,7 @@ def source_spans(cc: Compiled, source: str) -> list[tuple[str, bool]]:
         return []
     folded = fold_with_map(source, cc.trigger_mode)
     spans: dict[str, bool] = {}
-    for start, end in cc.trigger.find(folded.text):
+    for start, end in cc.trigger.find(folded.text, raw=source):
         raw_start, raw_end = folded.raw_span(start, end)
         text = source[raw_start:raw_end]
         if text:
@@ -48,7 +48,7 @@ def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
     findings = match_entries(folded, cc.expected, cc.wrong, Findings())
     for text, bounded in source_spans(cc, source):
         entry = make_entry(text, cc.mode, regex=False)
-        present = entry.present(folded.text) if bounded else (entry.folded or "") in folded.text
+        present = entry.present(folded.text, output) if bounded else (entry.folded or "") in folded.text
         if not present:
             findings.missing.append(text)
     return verdict(findings.missing, findings.found, findings.spans)

@@ -4,13 +4,12 @@ translations the client rejected) must be absent. Usually triggered by ``src`` (
 from __future__ import annotations
 
 from pipelines.conventions.model import Convention
-from pipelines.rules._static import require_no_params, require_nonempty
+from pipelines.rules._static import require_no_params
 from pipelines.rules.base import RuleSpec, always, no_params, static_check
 
 
 def validate(conv: Convention) -> None:
     require_no_params(conv)
-    require_nonempty(conv, "expected_terms")
 
 
 SPEC = RuleSpec(

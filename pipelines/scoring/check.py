@@ -7,7 +7,8 @@ the engine with it on random data. Kept deliberately simple and slow.
 from __future__ import annotations
 
 from pipelines.conventions.model import Convention
-from pipelines.rules.base import ItemVerdict
+from pipelines.conventions.timed_regex import RegexTimeout
+from pipelines.rules.base import ItemVerdict, error_verdict
 from pipelines.rules.registry import RULES, compile_convention
 
 __all__ = ["ItemVerdict", "applies", "check_item"]
@@ -17,15 +18,24 @@ def applies(conv: Convention, source: str) -> bool:
     """Whether ``conv`` scores this source segment: its ``src`` trigger holds (src_match_mode) and
     the rule's own condition on the source holds (e.g. numeric: the source has a number)."""
     compiled = compile_convention(conv)
-    return compiled.triggered(source) and RULES[conv.rule].applies(compiled, source)
+    try:
+        return compiled.triggered(source) and RULES[conv.rule].applies(compiled, source)
+    except RegexTimeout:
+        return True  # undecidable on this source: an error item wherever it is scored (check_item)
 
 
 def check_item(conv: Convention, source: str, output: str) -> ItemVerdict | None:
-    """The verdict for one item, or None when the convention does not apply to this source."""
+    """The verdict for one item, or None when the convention does not apply to this source. A regex
+    that times out (on the source's trigger or on the output) makes the item an error verdict: it
+    is scored and not passed, whatever the rest of the item holds."""
     compiled = compile_convention(conv)
-    if not compiled.triggered(source):
-        return None
     rule = RULES[conv.rule]
-    if not rule.applies(compiled, source):
-        return None
-    return rule.check(compiled, source, output)
+    try:
+        if not compiled.triggered(source) or not rule.applies(compiled, source):
+            return None
+    except RegexTimeout as exc:
+        return error_verdict(str(exc))
+    try:
+        return rule.check(compiled, source, output)
+    except RegexTimeout as exc:
+        return error_verdict(str(exc))

@@ -17,9 +17,10 @@ import pyarrow as pa
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
-from pipelines.rules.base import ItemVerdict, verdict
+from pipelines.conventions.multisearch import EMPTY
+from pipelines.conventions.timed_regex import RegexTimeout
+from pipelines.rules.base import ItemVerdict, error_verdict, verdict
 from pipelines.rules.registry import RULES, compile_convention
-from pipelines.scoring.multifind import EMPTY
 from pipelines.scoring.rowsets import Column, Rows, applicability, union
 
 PASS_FRACTION = 50  # conventions applying to more than 1/50 of the rows get their entries into the column pass
@@ -30,9 +31,11 @@ FAILURES_SCHEMA: dict[str, pl.DataType] = {
     "source": pl.Utf8(), "output": pl.Utf8(), "missing_expected": pl.List(pl.Utf8),
     "found_wrong": pl.List(pl.Utf8), "spans": SPAN_TYPE, "match_mode": pl.Utf8(),
     "rule": pl.Utf8(),  # extension
+    "error": pl.Utf8(),  # extension: why the item could not be decided (a regex timed out); null for failures
 }
 COUNTS_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "conv_idx": pl.Int64(), "applicable": pl.Int64(), "scored": pl.Int64(), "passed": pl.Int64(),
+    "errors": pl.Int64(),
 }
 
 
@@ -71,7 +74,7 @@ class _StaticHits:
         found: list[str] = []
         spans: list[tuple[int, int]] = []
         for entry in found_entries:
-            for start, end in entry.find(mapped.text if mapped else text):
+            for start, end in entry.find(mapped.text if mapped else text, raw=output):
                 raw_start, raw_end = mapped.raw_span(start, end) if mapped else (start, end)
                 found.append(output[raw_start:raw_end])
                 spans.append((raw_start, raw_end))
@@ -112,6 +115,7 @@ class Failures:
         c["spans"].append(v.spans)
         c["match_mode"].append(cc.mode)
         c["rule"].append(cc.conv.rule)
+        c["error"].append(v.error)
 
     def frame(self) -> pl.DataFrame:
         arrays = {}
@@ -175,19 +179,38 @@ def score_chunk(
             rows_c = None if rows is None else rows[out.present[rows]]
             scored = len(out.rows) if rows_c is None else len(rows_c)
             n_failed = 0
+            # items a regex could not decide in time (trigger on the source, entries on the output)
+            undecided = {r: m for r, m in (src_col.timeouts_of(cc.trigger) if cc.trigger is not None else {}).items()
+                         if out.present[r]}
             if rule.static:
                 hits = _static_hits(cc, out, rows_c)
-                fail_rows = hits.fail_rows(out)
+                for entry in cc.expected + cc.wrong:
+                    undecided.update(out.timeouts_of(entry))  # of every convention sharing the entry:
+                if rows_c is not None and undecided:  # keep this convention's scored rows
+                    mine = set(rows_c.tolist())
+                    undecided = {r: m for r, m in undecided.items() if r in mine}
+                fail_rows = union([hits.fail_rows(out), np.array(sorted(undecided), dtype=np.int64)])
                 n_failed = len(fail_rows)
                 folded = out.folded(cc.mode) if n_failed else []
                 for r in fail_rows.tolist():
                     output = out.texts[r] or ""
-                    failures.add(system, cc, seg_ids[r], src_texts[r] or "", output,
-                                 hits.explain(cc, r, output, folded), index, offset + r)
+                    try:
+                        v = error_verdict(undecided[r]) if r in undecided else hits.explain(cc, r, output, folded)
+                    except RegexTimeout as exc:  # re-finding the spans of a wrong variant on a long text
+                        v = error_verdict(str(exc))
+                        undecided[r] = str(exc)
+                    failures.add(system, cc, seg_ids[r], src_texts[r] or "", output, v, index, offset + r)
             else:
                 for r in (rows_c if rows_c is not None else out.rows).tolist():
                     source, output = src_texts[r] or "", out.texts[r] or ""
-                    v = rule.check(cc, source, output)
+                    if r in undecided:
+                        v = error_verdict(undecided[r])
+                    else:
+                        try:
+                            v = rule.check(cc, source, output)
+                        except RegexTimeout as exc:
+                            v = error_verdict(str(exc))
+                            undecided[r] = str(exc)
                     if not v.full_pass:
                         n_failed += 1
                         failures.add(system, cc, seg_ids[r], source, output, v, index, offset + r)
@@ -196,4 +219,5 @@ def score_chunk(
             counts["applicable"].append(n if rows is None else len(rows))
             counts["scored"].append(scored)
             counts["passed"].append(scored - n_failed)
+            counts["errors"].append(len(undecided))
     return Chunk(pl.DataFrame(counts, schema=COUNTS_SCHEMA), failures.frame(), produced)

@@ -11,6 +11,7 @@ scoring row slices in worker processes (see ``chunk.py``) and summing the counts
 
 from __future__ import annotations
 
+import logging
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -20,16 +21,20 @@ from typing import Mapping, Sequence
 import polars as pl
 
 from pipelines.conventions.model import Convention
+from pipelines.rules.registry import is_vacuous
 from pipelines.scoring.chunk import FAILURES_SCHEMA, PASS_MIN_ROWS, SPAN_TYPE, Chunk, score_chunk
 from pipelines.scoring.signature import score_signature
 
 __all__ = ["COVERAGE_SCHEMA", "FAILURES_SCHEMA", "SCORES_SCHEMA", "SPAN_TYPE", "ScoreResult", "score_systems"]
 
+LOG = logging.getLogger("housestyle.scoring")
 PARALLEL_MIN_SEGMENTS = 200_000  # below this, worker start-up costs more than it saves
 SCORES_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "dimension": pl.Utf8(), "convention_id": pl.Utf8(), "rule": pl.Utf8(),
     "scored": pl.Int64(), "passed": pl.Int64(), "missing": pl.Int64(), "score": pl.Float64(),
     "match_mode": pl.Utf8(),  # extension: the equivalence the figure was computed under
+    "vacuous": pl.Boolean(),  # extension: the convention checks nothing (SPEC.md §2), so its 100 says nothing
+    "errors": pl.Int64(),  # extension: scored items a regex could not decide in time (counted, never passed)
 }
 COVERAGE_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "segments": pl.Int64(), "produced": pl.Int64(), "missing": pl.Int64(),
@@ -39,8 +44,9 @@ COVERAGE_SCHEMA: dict[str, pl.DataType] = {
 
 @dataclass(slots=True)
 class ScoreResult:
-    """scores: per system × convention. dimension_scores: per system × dimension, items pooled over
-    the dimension's conventions (score = 100 × Σpassed / Σscored). failures: one readable row per
+    """scores: per system × convention (``vacuous``: the convention checks nothing). dimension_scores:
+    per system × dimension, items pooled over the dimension's conventions (score = 100 × Σpassed /
+    Σscored; ``vacuous`` when all of them are). failures: one readable row per
     failed item. coverage: per system, segments produced / missing. signature: see signature.py."""
 
     scores: pl.DataFrame
@@ -54,7 +60,8 @@ def dimension_table(scores: pl.DataFrame) -> pl.DataFrame:
     """Pool a scores table by (system, dimension)."""
     return (
         scores.group_by("system", "dimension", maintain_order=True)
-        .agg(pl.len().alias("conventions"), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").sum())
+        .agg(pl.len().alias("conventions"), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").sum(),
+             pl.col("vacuous").all(), pl.col("errors").sum())
         .with_columns(
             pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score")
         )
@@ -88,11 +95,17 @@ def score_systems(
     Segments are matched by id. A source id a system did not produce (absent, or ``None``) is
     ``missing`` for every convention that applies to it and is excluded from that system's
     denominators; an empty string is a produced (empty) output. Output ids without a source are
-    ignored and counted in ``coverage.extra_ids``. ``pass_min_rows`` and ``workers`` (default: one
+    ignored, counted in ``coverage.extra_ids`` and warned about (logger ``housestyle.scoring``: a
+    system scored against the wrong source file shows up here, not as a silently small score). ``pass_min_rows`` and ``workers`` (default: one
     process per core, up to 4, from 200,000 segments) only change speed, never results.
     """
     seg_ids = list(sources)
     texts = [sources[s] for s in seg_ids]
+    for name, out in systems.items():
+        extra = [k for k in out if k not in sources]
+        if extra:
+            LOG.warning("system %s: %d output id(s) not in the source, not scored (first: %s)", name, len(extra),
+                        ", ".join(repr(k) for k in sorted(extra)[:5]))
     columns = {name: [out.get(s) for s in seg_ids] for name, out in systems.items()}
     n = len(seg_ids)
     k = _workers(workers, n)
@@ -115,19 +128,20 @@ def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[s
     meta = pl.DataFrame(
         {"conv_idx": range(len(conventions)), "dimension": [c.dimension for c in conventions],
          "convention_id": [c.convention_id for c in conventions], "rule": [c.rule for c in conventions],
-         "match_mode": [c.match_mode for c in conventions]},
-        schema={"conv_idx": pl.Int64, "dimension": pl.Utf8, "convention_id": pl.Utf8, "rule": pl.Utf8, "match_mode": pl.Utf8},
+         "match_mode": [c.match_mode for c in conventions], "vacuous": [is_vacuous(c) for c in conventions]},
+        schema={"conv_idx": pl.Int64, "dimension": pl.Utf8, "convention_id": pl.Utf8, "rule": pl.Utf8, "match_mode": pl.Utf8,
+                "vacuous": pl.Boolean},
     )
     counts = (
         pl.concat([c.counts for c in chunks]).group_by("system", "conv_idx")
-        .agg(pl.col("applicable").sum(), pl.col("scored").sum(), pl.col("passed").sum())
+        .agg(pl.col("applicable").sum(), pl.col("scored").sum(), pl.col("passed").sum(), pl.col("errors").sum())
         .join(order, on="system").join(meta, on="conv_idx").sort("sys_idx", "conv_idx")
     )
     scores = counts.select(
         "system", "dimension", "convention_id", "rule", "scored", "passed",
         (pl.col("applicable") - pl.col("scored")).alias("missing"),
         pl.when(pl.col("scored") > 0).then(100.0 * pl.col("passed") / pl.col("scored")).otherwise(None).alias("score"),
-        "match_mode",
+        "match_mode", "vacuous", "errors",
     ).cast(SCORES_SCHEMA)  # type: ignore[arg-type]
     failures = (
         pl.concat([c.failures for c in chunks]).join(order, on="system", how="left")

@@ -8,7 +8,7 @@ Where an entry occurs is decided in two steps, always confirmed by the reference
 (``find_plain`` with word boundaries, Python ``re``):
 
 1. Candidates. For entries of conventions that apply to many rows, ONE Aho–Corasick pass per
-   column finds every literal at once. To avoid one pass per match mode, ``exact``, ``caseless``
+   column (``multisearch.substring_rows``) finds every literal at once. To avoid one pass per match mode, ``exact``, ``caseless``
    and ``typographic`` literals are all searched in the *typographic* fold of the column: a
    literal present in a mode's folded text is necessarily present, mapped the same way, in the
    typographic fold (casefold works character by character and the typographic table maps one code
@@ -29,8 +29,9 @@ from pipelines.conventions.compiled import Compiled, Entry
 from pipelines.conventions.factors import required_factors
 from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
 from pipelines.conventions.matching import rows_containing
+from pipelines.conventions.multisearch import EMPTY, ROWS_DTYPE, substring_rows
+from pipelines.conventions.timed_regex import MAX_FAST_TEXT, RegexTimeout
 from pipelines.rules.registry import RULES
-from pipelines.scoring.multifind import EMPTY, ROWS_DTYPE, literal_rows
 
 Rows = np.ndarray
 _TYPO_KEYS = [chr(k) for k in TYPOGRAPHIC_TABLE]
@@ -77,6 +78,9 @@ class Column:
     _folded: dict[str, list[str]] = field(default_factory=dict)
     _hits: dict[str, dict[str, Rows]] = field(default_factory=dict)
     _passed: set[tuple[str, str]] = field(default_factory=set)
+    _longest: dict[str, int] = field(default_factory=dict)
+    # (mode, regex) -> {row: message}: rows where the regex timed out (``timed_regex``): undecided
+    timeouts: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, texts: list[str | None]) -> "Column":
@@ -108,7 +112,34 @@ class Column:
         for space, wanted in by_space.items():
             folded = self.folded(space)
             texts = [folded[r] for r in self.rows]
-            self._hits[space] = literal_rows(texts, self.rows, sorted(wanted))
+            self._hits[space] = substring_rows(texts, self.rows, sorted(wanted))
+
+    def _regex_rows(self, entry: Entry, folded: list[str], rows: list[int]) -> list[int]:
+        """The rows the regex matches. Short texts of a pattern with a bounded cost per start take
+        plain ``re`` inline (the hot path); the others the timed engine, one call per row."""
+        assert entry.pattern is not None
+        fast = entry.pattern.fast
+        if fast is not None and self.longest(entry.mode) <= MAX_FAST_TEXT:
+            search = fast.search
+            return [r for r in rows if search(folded[r])]
+        out: list[int] = []
+        for r in rows:
+            try:
+                if entry.pattern.search(folded[r]):
+                    out.append(r)
+            except RegexTimeout as exc:
+                self.timeouts.setdefault((entry.mode, entry.raw), {})[r] = str(exc)
+        return out
+
+    def longest(self, mode: str) -> int:
+        """The length of the longest text of the column folded with ``mode`` (cached)."""
+        if mode not in self._longest:
+            self._longest[mode] = max((len(t) for t in self.folded(mode)), default=0)
+        return self._longest[mode]
+
+    def timeouts_of(self, entry: Entry) -> dict[int, str]:
+        """Rows where ``entry``'s regex timed out (row -> message)."""
+        return self.timeouts.get((entry.mode, entry.raw), {})
 
     def restrict(self, rows: Rows, cands: Rows | None) -> Rows:
         """``rows`` ∩ candidates (``None`` = every row of this column that has a text)."""
@@ -118,7 +149,8 @@ class Column:
 
     def entry_rows(self, entry: Entry, cands: Rows | None) -> Rows:
         """The candidate rows whose text (folded with ``entry.mode``) contains ``entry``: word
-        boundaries for plain strings, Python ``re`` for regexes."""
+        boundaries for plain strings, the regex (``TimedPattern``) for regexes. Rows where the regex
+        timed out are not returned; they are listed in ``timeouts``."""
         if (entry.mode, entry.raw) in self._passed:
             hits = self._hits.get(PASS_SPACE[entry.mode], {})
             base = self.restrict(union([hits.get(x, EMPTY) for x in pass_literals(entry)]), cands)
@@ -126,14 +158,15 @@ class Column:
             base = self.rows if cands is None else cands
         folded = self.folded(entry.mode)
         if entry.pattern is not None:
-            search = entry.pattern.search
-            return np.array([r for r in base.tolist() if search(folded[r])], dtype=ROWS_DTYPE)
-        return np.array(rows_containing(folded, base.tolist(), entry.folded or ""), dtype=ROWS_DTYPE)
+            return np.array(self._regex_rows(entry, folded, base.tolist()), dtype=ROWS_DTYPE)
+        return np.array(rows_containing(folded, base.tolist(), entry.folded or "", raws=self.texts, mode=entry.mode),
+                        dtype=ROWS_DTYPE)
 
 
 def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | None]:
     """Per convention: the source rows it applies to (``None`` = every segment). Depends on the
-    sources only, so every system is scored on the same items."""
+    sources only, so every system is scored on the same items. A row whose regex trigger timed out
+    applies (it is an error item, see ``Column.timeouts``)."""
     sources.run_pass(cc.trigger for cc in compiled if cc.trigger is not None)
     out: list[Rows | None] = []
     for cc in compiled:
@@ -143,5 +176,8 @@ def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | 
             base = sources.rows if rows is None else rows
             texts = sources.texts
             rows = np.fromiter((r for r in base if rule.applies(cc, texts[r] or "")), dtype=ROWS_DTYPE)
+        undecided = sources.timeouts_of(cc.trigger) if cc.trigger is not None else {}
+        if rows is not None and undecided:
+            rows = union([rows, np.array(sorted(undecided), dtype=ROWS_DTYPE)])
         out.append(rows)
     return out

@@ -49,3 +49,21 @@ def test_absent_reference_system_is_a_named_error(tmp_path: Path, capsys: pytest
     err = capsys.readouterr().err
     assert str(ENDE) in err and "refB" in err
     assert not (tmp_path / "x" / "meta_eval.parquet").exists()
+
+
+def test_include_human_ranks_the_other_human_translation(tmp_path: Path) -> None:
+    assert main(["--mqm", str(ZHEN), "--reference-system", "refB", "--out", str(tmp_path / "a"), "--bootstrap", "0"]) == 0
+    assert set(pl.read_parquet(tmp_path / "a" / "meta_eval.parquet")["n_systems"]) == {3}
+    assert main(["--mqm", str(ZHEN), "--reference-system", "refB", "--include-human", "--out", str(tmp_path / "b"),
+                 "--bootstrap", "0"]) == 0
+    assert set(pl.read_parquet(tmp_path / "b" / "meta_eval.parquet")["n_systems"]) == {4}
+    assert "--include-human" in (tmp_path / "b" / "meta_eval.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("words", [["--bootstrap", "-1"], ["--mqm", "/nonexistent/mqm.tsv"]])
+def test_errors_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], words: list[str]) -> None:
+    args = ["meta-eval", "--mqm", str(ZHEN), "--reference-system", "ref", "--out", str(tmp_path / "x"), *words]
+    for entry in (cli.main, main):
+        assert entry(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("housestyle meta-eval: error: ") and err.count("\n") == 1

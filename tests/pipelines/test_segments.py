@@ -62,3 +62,17 @@ def test_tmx_sides_through_the_readers(shared_data: Path) -> None:
     assert source["CMU_1:1"] == "about how long have these symptoms been going on?"
     assert target["CMU_1:1"] == "depuis combien ressentez-vous ces symptômes ?"
     assert load_segments(tmx) == target  # default: the target when there is one
+
+
+@pytest.mark.parametrize("name", ["sources.tsv", "good.jsonl"])
+def test_a_utf8_byte_order_mark_is_not_part_of_the_first_line(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + (FIX / name).read_bytes())
+    assert load_segments(path) == load_segments(FIX / name)
+
+
+def test_markup_in_plain_text_formats_stays_text(tmp_path: Path) -> None:
+    """TSV and JSONL keep HTML/XML tags as they are written: the placeholder rule sees them."""
+    (tmp_path / "s.tsv").write_text('id\ttext\na\tOpen <a href="x">the <em>page</em></a>\n', encoding="utf-8")
+    (tmp_path / "s.jsonl").write_text('{"id": "a", "text": "Open <a href=\\"x\\">the <em>page</em></a>"}\n', encoding="utf-8")
+    assert load_segments(tmp_path / "s.tsv") == load_segments(tmp_path / "s.jsonl") == {"a": 'Open <a href="x">the <em>page</em></a>'}

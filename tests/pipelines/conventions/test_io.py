@@ -60,9 +60,63 @@ def test_bad_conventions_are_refused_naming_convention_and_field(name: str, fiel
         load_conventions(FIX / name)
     err = info.value
     assert err.field == field
-    assert err.convention.startswith("line 2")
+    assert err.path == f"{FIX / name}:2"
+    assert str(err).startswith(f"{FIX / name}:2: convention ")
+    assert f"field {field!r}: " in str(err)
     assert words in str(err)
-    assert str(FIX / name) in str(err)
+
+
+def _jsonl(tmp_path: Path, *rows: str) -> Path:
+    path = tmp_path / "conv.jsonl"
+    path.write_text("".join(row + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+GOOD = '{"dimension": "term:air", "rule": "term", "expected_terms": ["air"]}'
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "words"),
+    [
+        ('{"dimension": "number:x", "rule": "numeric", "params": {"decimal": ",,"}}', "params.decimal", "one non-digit character"),
+        ('{"dimension": "number:x", "rule": "numeric", "params": {"colour": "red"}}', "params.colour", "unknown params"),
+        ('{"dimension": "term:x", "rule": "term", "expected_terms": ["x"], "params": {"a": 1}}', "params", "takes no params"),
+        ('{"dimension": "casing:x", "rule": "casing", "params": {}}', "params.style", "casing needs"),
+        ('{"dimension": "ph:x", "rule": "placeholder", "params": {"patterns": ["(x"]}}', "params.patterns", "does not compile"),
+        ('{"dimension": "copy:x", "rule": "source_copy"}', "src", "needs src"),
+    ],
+)
+def test_rule_level_errors_name_the_file_and_line(tmp_path: Path, row: str, field: str, words: str) -> None:
+    """A rule module's own check (params, src) is reported like a field check: file:line, convention, field."""
+    path = _jsonl(tmp_path, GOOD, row)
+    with pytest.raises(ConventionError) as info:
+        load_conventions(path, regex_guard=False)
+    err = info.value
+    assert str(err).startswith(f"{path}:2: convention {err.convention}: field {field!r}: ")
+    assert len(err.convention) == 16  # the id of the convention on that line
+    assert words in str(err)
+
+
+def test_type_errors_before_the_id_exists_name_file_and_line(tmp_path: Path) -> None:
+    path = _jsonl(tmp_path, GOOD, '{"dimension": "term:x", "rule": "term", "expected_terms": "x"}')
+    with pytest.raises(ConventionError, match=rf"^{path}:2: convention term:x: field 'expected_terms': must be a list"):
+        load_conventions(path)
+
+
+def test_parquet_errors_name_the_row(tmp_path: Path) -> None:
+    import polars as pl
+
+    write_conventions(load_conventions(FIX / "seed.jsonl"), tmp_path / "c.parquet")
+    frame = pl.read_parquet(tmp_path / "c.parquet")
+    frame.with_columns(pl.lit("fuzzy").alias("match_mode")).write_parquet(tmp_path / "c.parquet")
+    with pytest.raises(ConventionError, match=rf"^{tmp_path / 'c.parquet'}:row 1: convention "):
+        load_conventions(tmp_path / "c.parquet")
+
+
+def test_a_jsonl_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (FIX / "seed.jsonl").read_bytes())
+    assert load_conventions(path) == load_conventions(FIX / "seed.jsonl")
 
 
 def test_edited_row_with_stale_id_is_refused(tmp_path: Path) -> None:
@@ -75,7 +129,7 @@ def test_edited_row_with_stale_id_is_refused(tmp_path: Path) -> None:
 def test_duplicate_convention_is_refused(tmp_path: Path) -> None:
     line = (FIX / "seed.jsonl").read_text(encoding="utf-8")
     (tmp_path / "dup.jsonl").write_text(line + line, encoding="utf-8")
-    with pytest.raises(ConventionError, match="duplicate of line 1"):
+    with pytest.raises(ConventionError, match=r"dup\.jsonl:2: convention \w+: field 'convention_id': duplicate of line 1"):
         load_conventions(tmp_path / "dup.jsonl")
 
 

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from pipelines.conventions.matching import find_plain, find_regex
+from pipelines.conventions.compiled import make_entry
+from pipelines.conventions.folding import fold_text
+from pipelines.conventions.matching import find_plain, find_regex, rows_containing
 
 
 @pytest.mark.parametrize(
@@ -17,7 +19,31 @@ from pipelines.conventions.matching import find_plain, find_regex
         ("l'air est pur", "air", True),
         ("airport", "air", False),
         ("air.", "air", True),
-        ("COVID-19 cases", "covid", True),
+        ("COVID-19 cases", "covid", False),  # hyphen-joined words are one word (SPEC.md §2)
+        ("COVID-19 cases", "covid-19", True),
+        ("SARS-CoV-2", "sars-cov", False),
+        ("SARS-CoV-2", "cov-2", False),
+        ("un anti-virus", "virus", False),
+        ("un anti-virus", "anti", False),
+        ("anti-virus", "anti-virus", True),
+        ("e-mail", "e", False),
+        ("covid- 19", "covid", True),  # a hyphen that joins nothing on its far side is punctuation
+        ("covid -19", "covid", True),
+        ("covid--19", "covid", True),
+        ("mot-", "mot", True),
+        ("-mot", "mot", True),
+        ("anti‐virus", "virus", False),  # U+2010 HYPHEN
+        ("anti‑virus", "virus", False),  # U+2011 NON-BREAKING HYPHEN
+        ("Paris–Lyon", "lyon", True),  # EN DASH is a boundary
+        ("Paris—Lyon", "paris", True),  # EM DASH too
+        ("Paris−Lyon", "paris", True),  # MINUS SIGN too
+        ("l'épidémie", "épidémie", True),  # apostrophes are boundaries
+        ("l’épidémie", "épidémie", True),
+        ("(virus)", "virus", True),
+        ("virus/bactérie", "virus", True),
+        ("新冠-疫苗", "疫苗", True),  # Han on both sides of the hyphen: matches anywhere
+        ("COVID-疫苗", "covid", True),  # the hyphen joins a Latin word to Han: no boundary rule there
+        ("疫苗-COVID", "covid", True),
         ("covid19", "covid", False),
         ("x1 and 1x", "1", False),
         ("(1)", "1", True),
@@ -32,6 +58,26 @@ from pipelines.conventions.matching import find_plain, find_regex
 )
 def test_word_boundaries(text: str, term: str, found: bool) -> None:
     assert bool(find_plain(text.casefold(), term.casefold())) is found
+
+
+@pytest.mark.parametrize(
+    ("raw", "mode", "term", "found"),
+    [
+        ("Paris–Lyon", "typographic", "paris", True),  # the fold writes – as '-': the raw text decides
+        ("Paris-Lyon", "typographic", "paris", False),
+        ("Straße–Lyon", "typographic", "strasse", True),  # casefold lengthens the text: found by counting
+        ("Straße-Lyon Straße–Nord", "typographic", "lyon", False),
+        ("Straße-Lyon Straße–Nord", "typographic", "nord", True),
+        ("Paris－Lyon", "nfkc", "paris", True),  # FULLWIDTH HYPHEN-MINUS folds to '-' under NFKC
+        ("Paris‑Lyon", "nfkc", "paris", False),  # U+2011 folds to U+2010: still a hyphen
+        ("Paris–Lyon", "caseless", "paris", True),
+    ],
+)
+def test_a_folded_hyphen_is_a_hyphen_only_if_the_raw_text_has_one(raw: str, mode: str, term: str, found: bool) -> None:
+    assert bool(find_plain(fold_text(raw, mode), fold_text(term, mode), raw=raw, mode=mode)) is found
+    entry = make_entry(term, mode, regex=False)
+    assert entry.present(fold_text(raw, mode), raw) is found
+    assert (rows_containing([fold_text(raw, mode)], [0], fold_text(term, mode), raws=[raw], mode=mode) == [0]) is found
 
 
 def test_all_occurrences_overlapping() -> None:

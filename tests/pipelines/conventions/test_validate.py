@@ -61,25 +61,29 @@ def test_safe_patterns_pass_the_static_check(pattern: str) -> None:
     assert static_problem(pattern) is None
 
 
-def test_ambiguous_alternation_is_caught_by_the_timed_probe() -> None:
-    # no nested quantifier, but exponential: only running it shows it
-    assert static_problem(r"(a|aa)*b") is None
-    slow = slow_patterns([r"\s[:;]", r"(a|aa)*b", r"[0-9]+"], timeout=0.5)
-    assert list(slow) == [r"(a|aa)*b"]
+def test_a_quadratic_pattern_is_caught_by_the_timed_probe() -> None:
+    """``\\s+$`` has no nested quantifier, but the search retries the repeat at every position:
+    quadratic (44.6 s on 100,000 spaces with ``re``); only running it shows it. Bounded patterns are
+    not probed; ambiguous alternations the scorer's engine handles in linear time pass."""
+    assert static_problem(r"\s+$") is None
+    slow = slow_patterns([r"\s[:;]", r"\s+$", r"(a|aa)*b", r"[0-9]+", r"(?<!\s)\s+$"], timeout=0.5)
+    assert list(slow) == [r"\s+$"]
+    assert "20,000-character adversarial input" in slow[r"\s+$"]
 
 
 def test_set_validation_names_the_slow_regex() -> None:
-    with pytest.raises(ConventionError, match="catastrophically slow") as info:
-        validate_conventions([conv(wrong_variants=[r"(a|aa)*b"], regex=True)], labels=["line 7"], regex_timeout=0.5)
-    assert info.value.convention == "line 7"
+    with pytest.raises(ConventionError, match="too slow") as info:
+        validate_conventions([conv(wrong_variants=[r"\s+$"], regex=True)], path="c.jsonl", locations=[7],
+                             regex_timeout=0.5)
+    assert info.value.path == "c.jsonl:7"
     assert info.value.field == "wrong_variants"
+    assert str(info.value).startswith("c.jsonl:7: convention ")
 
 
 @pytest.mark.parametrize(
     ("rule", "params", "field"),
     [
         ("term", {"x": 1}, "params"),
-        ("forbidden", {}, "wrong_variants"),
         ("numeric", {"decimal": ",,"}, "params.decimal"),
         ("numeric", {"group": ["\u202f", 3]}, "params.group"),
         ("numeric", {"colour": "red"}, "params.colour"),

@@ -37,6 +37,14 @@ def test_text_checks_by_hand() -> None:
     assert repetition("a b c a b c a b c") > 0.5 and repetition("a b c d") == 0.0
 
 
+def test_number_agreement_reads_scale_words_and_identifiers_with_the_rule_grammar() -> None:
+    assert number_agreement("760 thousand doses", "760.000 Dosen") == 1.0
+    assert number_agreement("2.5 million cases", "2,5 Millionen Fälle") == 1.0
+    assert number_agreement("Call 1-800-555-0199", "Rufen Sie 1-800-555-0199 an") == 1.0  # one number, not four
+    assert number_agreement("Call 1-800-555-0199", "Rufen Sie 1-800-555 an") == 0.0
+    assert number_agreement("CI 3.51-4.05", "KI 3,51-4,05") == 1.0  # a range: two quantities
+
+
 def test_features_on_toy(toy_ende: Path) -> None:
     samples = load_samples(toy_ende)
     feats = adequacy_features(samples.frame, samples.tgt_lang)

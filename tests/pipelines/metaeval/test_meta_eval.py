@@ -14,6 +14,7 @@ from pipelines.errors import InputError
 from pipelines.metaeval.meta_eval import (
     COLUMN_ORDER,
     evaluate_metric_table,
+    human_systems,
     meta_evaluate,
 )
 from pipelines.metaeval.metrics import ReferenceSet, corpus_score, segment_scores
@@ -56,15 +57,37 @@ def test_columns_rows_and_hand_checked_figures(toy_ende: Path, toy_zhen: Path) -
 
 
 def test_pooled_accuracy_is_over_the_union_of_pairs(toy_ende: Path, toy_zhen: Path) -> None:
-    df = meta_evaluate([toy_ende, toy_zhen], ["ref"], n_bootstrap=0, metrics=["chrF"])
+    df = meta_evaluate([toy_ende, toy_zhen], ["ref"], n_bootstrap=0, metrics=["chrF"], include_human=True)
     de, zh = _row(df, lp="en-de", level="system"), _row(df, lp="zh-en", level="system")
     pooled = _row(df, lp="pooled", level="system")
-    pairs_de, pairs_zh = 3, 6  # zh-en ranks refB too here: 4 systems
+    pairs_de, pairs_zh = 3, 6  # zh-en ranks refB too (include_human): 4 systems
     assert zh["n_systems"] == 4 and pooled["n_systems"] == 7
     expected = (de["pairwise_accuracy"] * pairs_de + zh["pairwise_accuracy"] * pairs_zh) / (pairs_de + pairs_zh)
     assert pooled["pairwise_accuracy"] == pytest.approx(expected)
     assert pooled["pearson"] == pytest.approx((de["pearson"] + zh["pearson"]) / 2)
     assert pooled["pairwise_accuracy_low"] is None  # no bootstrap, no interval
+
+
+@pytest.mark.parametrize("name", ["ref", "refA", "refB", "ref-A", "ref_B", "ref1", "REF-b"])
+def test_reference_like_names_are_human(name: str) -> None:
+    assert human_systems([name, "sysA"]) == [name]
+
+
+@pytest.mark.parametrize("name", ["refine", "Reformer", "sysref", "ref-AB", "metricsystem1", "Online-W"])
+def test_other_names_are_systems(name: str) -> None:
+    assert human_systems([name]) == []
+
+
+def test_no_human_translation_is_ranked_by_default(toy_zhen: Path) -> None:
+    """SPEC §3: with refB as the reference, the file's other human translation (ref) is not a 4th
+    system unless include_human."""
+    default = meta_evaluate([toy_zhen], ["refB"], n_bootstrap=0, metrics=["chrF"])
+    assert set(default["n_systems"]) == {3}
+    ranked = meta_evaluate([toy_zhen], ["refB"], n_bootstrap=0, metrics=["chrF"], include_human=True)
+    assert set(ranked["n_systems"]) == {4}
+    # the named references are never ranked, include_human or not
+    both = meta_evaluate([toy_zhen], ["ref", "refB"], n_bootstrap=0, metrics=["chrF"], include_human=True)
+    assert set(both["n_systems"]) == {3}
 
 
 def test_bootstrap_is_seeded(toy_ende: Path) -> None:

@@ -39,3 +39,50 @@ def test_plain_space_group_is_distinct_under_exact_but_not_typographic() -> None
 def test_applies_only_to_sources_with_numbers() -> None:
     assert check_item(FR, "COVID19 is here", "x") is None
     assert check_item(FR, "no digits", "12") is None
+
+
+def _verdict(conv: Convention, source: str, output: str) -> tuple[list[str], list[str]]:
+    v = check_item(conv, source, output)
+    assert v is not None, source
+    return v.missing_expected, v.found_wrong
+
+
+def test_a_scale_word_is_satisfied_by_the_mantissa_or_by_the_digits_of_the_value() -> None:
+    for output in ("760\u202f000 doses", "760 mille doses", "760\u00a0000 doses"):
+        assert _verdict(FR, "760 thousand doses", output) == ([], []), output
+    for output in ("2,5 millions de cas", "2\u202f500\u202f000 cas"):
+        assert _verdict(FR, "2.5 million cases", output) == ([], []), output
+    assert _verdict(FR, "1.2 billion people", "1,2 milliard de personnes") == ([], [])  # the word is not checked
+    assert _verdict(FR, "2.5 million cases", "2.5 millions de cas") == (["2,5"], ["2.5"])  # wrong decimal stays wrong
+    assert _verdict(FR, "760 thousand doses", "76 000 doses")[0] == ["760"]  # other digits: missing
+    assert _verdict(FR, "2.5 Million", "2,5 millions") == ([], [])  # case of the word is free
+
+
+def test_identifiers_are_copied_verbatim_never_regrouped() -> None:
+    for source, identifier in (("Tax ID 20-0097189.", "20-0097189"), ("Call 1-800-555-0199 now", "1-800-555-0199"),
+                               ("version 3.2.1 is out", "3.2.1"), ("on 2020-03-15", "2020-03-15")):
+        assert _verdict(FR, source, f"… {identifier} …") == ([], []), source
+    # regrouping the digits of an identifier as a quantity is a wrong variant, not a pass
+    assert _verdict(FR, "Tax ID 20-0097189.", "numéro 20\u202f009\u202f7189") == (["20-0097189"], ["20\u202f009\u202f7189"])
+    assert _verdict(FR, "Tax ID 20-0097189.", "numéro 200097189")[1] == ["200097189"]
+    assert _verdict(FR, "version 3.2.1", "version 3,2,1") == (["3.2.1"], ["3,2,1"])
+    # an identifier inside a longer one is not it
+    assert _verdict(FR, "Call 1-800-555-0199", "1-800-555-01999")[0] == ["1-800-555-0199"]
+
+
+def test_ranges_and_ratios_are_two_quantities_in_the_target_format() -> None:
+    assert _verdict(FR, "CI 3.51-4.05", "IC 3,51-4,05") == ([], [])
+    assert _verdict(FR, "3-7 days", "3 à 7 jours") == ([], [])
+    assert _verdict(FR, "0.31/100,000", "0,31/100\u202f000") == ([], [])
+    assert _verdict(FR, "CI 3.51-4.05", "IC 3.51-4.05") == (["3,51", "4,05"], ["3.51", "4.05"])
+
+
+def test_the_number_grammar_is_shared() -> None:
+    """The rule, the miner and the judge read numbers with the same module."""
+    from pipelines.judge import adequacy
+    from pipelines.mining import numeric as mined
+    from pipelines.rules import numeric, numbers
+
+    assert numeric.grammar_numbers is numbers.source_numbers
+    assert mined.source_numbers is numbers.source_numbers
+    assert adequacy.source_numbers is numbers.source_numbers

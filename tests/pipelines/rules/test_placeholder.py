@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipelines.conventions.model import Convention
+from pipelines.rules.placeholder import MARKUP_PATTERN
 from pipelines.scoring.check import check_item
 
 CONV = Convention(dimension="placeholder:integrity", rule="placeholder",
@@ -26,4 +27,56 @@ def test_default_patterns_and_applicability() -> None:
     default = Convention(dimension="placeholder:integrity", rule="placeholder")
     v = check_item(default, "Hello %s, you have %d items in {cart}", "Bonjour %s, vous avez %d articles dans {cart}")
     assert v is not None and v.full_pass
-    assert check_item(default, "50% of people", "50 % des gens") is None  # '% o' is not a placeholder
+    v = check_item(default, "50% of people", "50 % des gens")  # '% o' is not a placeholder
+    assert v is not None and v.full_pass  # applies (no src: every segment), nothing to carry
+
+
+def test_a_token_the_output_adds_fails_also_where_the_source_has_none() -> None:
+    default = Convention(dimension="placeholder:integrity", rule="placeholder")
+    v = check_item(default, "Hello there.", "Bonjour {0}.")
+    assert v is not None and not v.full_pass
+    assert (v.missing_expected, v.found_wrong, v.spans) == ([], ["{0}"], [(8, 11)])
+    v = check_item(default, "Hello there.", "Bonjour ⟨x1/⟩.")  # inline codes are always checked
+    assert v is not None and v.found_wrong == ["⟨x1/⟩"]
+
+
+def test_without_src_every_segment_is_scored_whatever_the_output() -> None:
+    """The denominator is a property of the sources: two systems over the same sources are scored on
+    the same items, whether or not their outputs hold tokens."""
+    from pipelines.scoring.engine import score_systems
+
+    sources = {"a": "Hello there.", "b": "Open {0}", "c": "Plain text"}
+    clean = {"a": "Bonjour.", "b": "Ouvrir {0}", "c": "Texte"}
+    noisy = {"a": "Bonjour {0}.", "b": "Ouvrir", "c": "Texte %s"}
+    result = score_systems([CONV, Convention(dimension="placeholder:default", rule="placeholder")], sources,
+                           {"clean": clean, "noisy": noisy})
+    rows = {(r["system"], r["dimension"]): (r["scored"], r["passed"]) for r in result.scores.iter_rows(named=True)}
+    assert rows[("clean", "placeholder:integrity")] == (3, 3)
+    assert rows[("noisy", "placeholder:integrity")] == (3, 1)  # b lost {0}, a added one; %s is not in CONV's patterns
+    assert rows[("noisy", "placeholder:default")] == (3, 0)  # ... but is in the defaults
+
+
+def test_with_src_the_trigger_alone_decides() -> None:
+    conv = Convention(dimension="placeholder:x", rule="placeholder", src="Open")
+    assert check_item(conv, "Close", "Fermer {0}") is None
+    v = check_item(conv, "Open it", "Ouvrir {0}")
+    assert v is not None and v.found_wrong == ["{0}"]
+
+
+MARKUP = Convention(dimension="placeholder:markup", rule="placeholder", params={"patterns": [MARKUP_PATTERN]})
+
+
+def test_markup_written_as_text_is_carried_and_may_be_reordered() -> None:
+    source = 'Visit <a href="x">our page</a> and <em>will</em> <br/>'
+    v = check_item(MARKUP, source, '<em>Visitez</em> <a href="x">notre page</a> <br/>')
+    assert v is not None and v.full_pass  # paired tags reordered: allowed
+    v = check_item(MARKUP, source, 'Visitez <a href="x">notre page</a> <br/>')
+    assert v is not None and v.missing_expected == ["<em>", "</em>"]
+    v = check_item(MARKUP, source, 'Visitez <a href="y">notre page</a> <em>x</em> <br/>')
+    assert v is not None and v.missing_expected == ['<a href="x">'] and v.found_wrong == ['<a href="y">']
+
+
+def test_text_that_only_looks_like_markup_is_not_a_tag() -> None:
+    for text in ("if a < b and c > d", "1 <2> 3", "<-- back", "x<>y", "< p>"):
+        v = check_item(MARKUP, "plain", text)
+        assert v is not None and v.full_pass, text
