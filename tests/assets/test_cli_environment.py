@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from assets.cli import main
+from pipelines.conventionset.store import open_set
 from tests.conftest import REPO_ROOT, fill_disk
 
 TM = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
@@ -41,12 +42,20 @@ def test_mine_into_a_full_disk_fails_before_ingesting(small_disk: Path, capsys: 
 
 def test_a_disk_filling_up_while_the_set_is_written_is_one_line_and_leaves_nothing(
         small_disk: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fill_disk(small_disk, leave=12 * 1024)  # the probe fits, the set's files do not
+    # The probe and the ingest (its tables go beside the sets and are removed before the set is
+    # written) fit; the set's files do not. The ingest's report (its total line) precedes the error.
+    fill_disk(small_disk, leave=64 * 1024)
     assert main(["mine", str(TM), "--src", "en", "--tgt", "fr", "--client", "fx", "--out", str(small_disk / "out")]) == 2
-    out = _one_line_error(capsys, "no space left")
-    assert "ingested" in out  # this one is only found when writing
+    captured = capsys.readouterr()
+    report, error = captured.err.splitlines()[:-1], captured.err.splitlines()[-1]
+    assert all(line.startswith("total: ") for line in report), captured.err
+    assert error.startswith("housestyle mine: error:") and "no space left" in error, captured.err
+    assert "ingested" in captured.out  # this one is only found when writing
     assert _temporaries(small_disk) == [] and not (small_disk / "out" / "fx" / "LATEST").exists()
-    assert [p.name for p in (small_disk / "out" / "fx").iterdir()] == []
+    # Whole or absent: whatever folder is there (the set can fit when only LATEST does not) is a set
+    # the verified reader opens.
+    for folder in (small_disk / "out" / "fx").iterdir():
+        assert open_set(folder).path == folder
 
 
 def test_mine_refuses_missing_inputs_and_an_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
