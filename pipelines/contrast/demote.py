@@ -4,14 +4,14 @@
   (``too_long``), the reference has other content words between the anchors (``loose_alignment``),
   the contexts around term and alternative do not match (``low_context``), or it holds no content
   word. Decided per occurrence; a variant is noise when most of its occurrences are.
-- ``inflection``: the same lemmas as the mandated term (``distanciation social`` for
-  ``distanciation sociale``, ``symptômes`` for ``symptôme``): a grammar matter, not a term choice;
-  ``function_words``: the same content words, other articles or prepositions (``début d'avril`` for
-  ``début avril``). A variant that differs only in spacing, hyphens or punctuation (``lopinavir /
-  ritonavir``, ``candidat-vaccin``) is a FORMAT alternative and stays a candidate. A variant whose
-  content lemmas are a strict part of the term's (``transmission non détectée`` for ``transmission
-  communautaire non détectée``) or strictly contain them (``vaccin expérimental à base`` for ``vaccin à
-  base``) is an omission or an insertion, not an alternative: noise (``partial``, ``insertion``).
+- ``inflection``: the same lemmas as the mandated term (``réseau local`` for ``réseaux locaux``,
+  ``fenêtres`` for ``fenêtre``): a grammar matter, not a term choice; ``function_words``: the same
+  content words, other articles or prepositions (``barre des outils`` for ``barre d'outils``). A
+  variant that differs only in spacing, hyphens or punctuation (``copier / coller``,
+  ``glisser-déposer``) is a FORMAT alternative and stays a candidate. A variant whose content lemmas
+  are a strict part of the term's (``mode lecture`` for ``mode lecture seule``) or strictly contain
+  them (``gestionnaire local de mots de passe`` for ``gestionnaire de mots de passe``) is an
+  omission or an insertion, not an alternative: noise (``partial``, ``insertion``).
 - ``client_uses``: the variant occurs in the client's own approved references (never ban what the
   client writes); the count restricted to units that trigger the term is reported beside it.
 """

@@ -15,20 +15,20 @@ from collections import Counter
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.rules.numbers import SourceStyle, form_pattern, grouped, source_numbers
 
 MQM_NUMBER = "Locale conventions/Number format"
 _GROUP_SEPS = (" ", "\u00a0", "\u202f", ".", ",", "'", "")
 _SOURCE = SourceStyle(".", ",")  # how the mined rule's source side is read (the rule's defaults)
-_MAX_INTEGER, _MAX_FRACTION = 6, 4  # longer decimals are measurements of another kind (coordinates, ids)
 
 
 def _bounded(text: str, form: str) -> bool:
     return form_pattern((form,), ".,").search(text) is not None
 
 
-def learn_formats(corpus: Corpus, indices: list[int]) -> tuple[Counter[str], Counter[str]]:
+def learn_formats(corpus: Corpus, indices: list[int],
+                  params: MiningParams = DEFAULT_PARAMS) -> tuple[Counter[str], Counter[str]]:
     decimals: Counter[str] = Counter()
     groups: Counter[str] = Counter()
     for i in indices:
@@ -36,8 +36,8 @@ def learn_formats(corpus: Corpus, indices: list[int]) -> tuple[Counter[str], Cou
         for number in source_numbers(source, _SOURCE):
             if number.kind != "quantity":
                 continue
-            if number.fraction and not number.grouped and len(number.integer) <= _MAX_INTEGER \
-                    and len(number.fraction) <= _MAX_FRACTION:
+            if number.fraction and not number.grouped and len(number.integer) <= params.numeric_max_integer_digits \
+                    and len(number.fraction) <= params.numeric_max_fraction_digits:
                 for sep in (",", "."):
                     if _bounded(target, f"{number.integer}{sep}{number.fraction}"):
                         decimals[sep] += 1
@@ -51,7 +51,7 @@ def learn_formats(corpus: Corpus, indices: list[int]) -> tuple[Counter[str], Cou
 
 
 def mine_numeric(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    decimals, groups = learn_formats(corpus, indices)
+    decimals, groups = learn_formats(corpus, indices, params)
     if sum(decimals.values()) < params.numeric_min_support:
         return []
     decimal = max(decimals.items(), key=lambda kv: (kv[1], kv[0]))[0]

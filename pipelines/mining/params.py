@@ -101,6 +101,8 @@ class MiningParams:
     copy_min_consistency: float = 0.9
     numeric_min_support: int = 5
     numeric_min_consistency: float = 0.85
+    numeric_max_integer_digits: int = 6  # a decimal with a longer integer part is a measurement of another kind (an id)
+    numeric_max_fraction_digits: int = 4  # ... or with more decimals (coordinates): it does not show the format
     placeholder_min_support: int = 3
     placeholder_min_consistency: float = 0.9
 

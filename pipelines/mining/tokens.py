@@ -116,10 +116,10 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
             if pos == "VERB" and pipeline is not None:
                 pos, lemma = _misread_noun(pipeline, tok.text.lower(), lemma)
             if pos in ("VERB", "AUX") and "Part" in tok.morph.get("VerbForm", []) and "Past" in tok.morph.get("Tense", []):
-                pos = "ADJ"  # past participles modify nouns in terms (cas confirmés, personnes hospitalisées)
+                pos = "ADJ"  # past participles modify nouns in terms (fichiers partagés, comptes supprimés)
             elif pos in ("VERB", "AUX") and "Fin" in tok.morph.get("VerbForm", []):
                 # A finite verb makes a clause, never a term. A "finite verb" for which the lemmatiser
-                # found no verb lemma (lemma = the word: détresse, grippe) is often the small tagger
+                # found no verb lemma (lemma = the word: sauvegarde, montée) is often the small tagger
                 # misreading a noun in a short segment: marked doubtful, resolved over the TM later.
                 pos = "VFIN" if lemma != fold_count(tok.text) else DOUBTFUL_VERB
             for start, piece in _pieces(tok.idx, tok.text):

@@ -9,8 +9,8 @@ params (all optional):
   shorter ones may be written either way (``2020`` stays a year, ``1234`` or ``1 234`` both pass).
 
 What a source number is comes from ``pipelines.rules.numbers`` (the one number grammar, shared
-with the numeric miner and the judge): a quantity (``12,000``, ``3.5``; ``COVID19`` holds none,
-``8:00`` holds only 8, ``COVID-19`` holds 19) must appear in the target format; a quantity with a
+with the numeric miner and the judge): a quantity (``12,000``, ``3.5``; ``MP3`` holds none,
+``8:00`` holds only 8, ``Apollo-11`` holds 11) must appear in the target format; a quantity with a
 scale word (``760 thousand``, ``2.5 million``) is satisfied by its mantissa (``2,5 millions``) or by
 the digits of its value (``760 000``); the two sides of a range or ratio (``3.51-4.05``) are two
 quantities; an identifier (``20-0097189``, ``1-800-555-0199``, ``3.2.1``, ``2020-03-15``) must be
