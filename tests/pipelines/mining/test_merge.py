@@ -3,6 +3,7 @@ through a stored table (the mining assets store each family's evidence and reloa
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from pipelines.conventions.model import Convention
@@ -51,3 +52,27 @@ def test_a_stored_table_gives_back_the_same_units() -> None:
 def test_no_items_no_rows() -> None:
     assert evidence_frame([], UNIT_IDS).schema == EVIDENCE_SCHEMA
     assert merge([], UNIT_IDS)[1].height == 0
+
+
+def test_the_table_is_every_row_in_string_order_from_lists_or_arrays() -> None:
+    """Random evidence over ids with repeats (two corpus units may share an id): the table is the
+    rows themselves sorted as strings, and the record ids are the smallest ids, from lists and
+    from integer arrays alike."""
+    rng = np.random.default_rng(3)
+    ids = [f"u{int(n):04d}" for n in rng.integers(0, 150, 200)]
+    rules = [_rule(f"term{k}") for k in range(25)]
+    picks = [(rng.choice(200, rng.integers(0, 60), replace=False), rng.choice(200, rng.integers(0, 5), replace=False))
+             for _ in rules]
+    picks = [(ev, np.setdiff1d(co, ev)) for ev, co in picks]
+    expected = sorted((r.convention_id, ids[u], role) for r, (ev, co) in zip(rules, picks)
+                      for role, part in (("evidence", ev), ("counter", co)) for u in part.tolist())
+    expected.sort(key=lambda row: (row[0], row[2], row[1]))  # (convention_id, role, unit_id)
+    for as_arrays in (False, True):
+        items = [Mined(r, ev if as_arrays else ev.tolist(), co.astype(np.int32) if as_arrays else co.tolist())
+                 for r, (ev, co) in zip(rules, picks)]
+        assert evidence_frame(items, ids).rows() == expected
+        conventions, frame = merge(items, ids)
+        assert frame.rows() == expected
+        for conv, (ev, co) in zip(sorted(rules, key=lambda c: c.dimension), [picks[rules.index(c)] for c in conventions]):
+            assert conv.evidence_unit_ids == sorted(ids[u] for u in ev.tolist())[:EVIDENCE_IDS_IN_RECORD]
+            assert conv.counter_unit_ids == sorted(ids[u] for u in co.tolist())[:EVIDENCE_IDS_IN_RECORD]
