@@ -28,7 +28,7 @@ from pipelines.conventionset.version import (
     set_version_of,
 )
 from pipelines.mining.conflicts import conflict_rows
-from pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult
+from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
 
 SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
@@ -66,7 +66,9 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
     set_dir.mkdir(parents=True, exist_ok=True)
     _atomic(set_dir / "conventions.jsonl", lambda p: p.write_text(_jsonl(conventions), encoding="utf-8"))
     _atomic(set_dir / "conventions.parquet", lambda p: conventions_frame(conventions).write_parquet(p))
-    evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA).sort("convention_id", "role", "unit_id")
+    evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA)
+    if not in_evidence_order(evidence):  # the miner's table is in order: sorting it again copies it
+        evidence = evidence.sort(*EVIDENCE_ORDER)
     _atomic(set_dir / "evidence.parquet", lambda p: evidence.write_parquet(p))
     conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
     _atomic(set_dir / "conflicts.parquet", lambda p: conflicts.write_parquet(p))

@@ -7,7 +7,16 @@ import numpy as np
 import polars as pl
 
 from pipelines.conventions.model import Convention
-from pipelines.mining.merge import EVIDENCE_IDS_IN_RECORD, EVIDENCE_SCHEMA, Mined, evidence_frame, from_rows, merge
+from pipelines.mining.merge import (
+    EVIDENCE_IDS_IN_RECORD,
+    EVIDENCE_SCHEMA,
+    Mined,
+    empty_evidence,
+    evidence_frame,
+    from_rows,
+    in_evidence_order,
+    merge,
+)
 
 UNIT_IDS = [f"u{i:03d}" for i in range(40)][::-1]  # corpus order is not id order: u039 … u000
 
@@ -76,3 +85,16 @@ def test_the_table_is_every_row_in_string_order_from_lists_or_arrays() -> None:
         for conv, (ev, co) in zip(sorted(rules, key=lambda c: c.dimension), [picks[rules.index(c)] for c in conventions]):
             assert conv.evidence_unit_ids == sorted(ids[u] for u in ev.tolist())[:EVIDENCE_IDS_IN_RECORD]
             assert conv.counter_unit_ids == sorted(ids[u] for u in co.tolist())[:EVIDENCE_IDS_IN_RECORD]
+
+
+def test_the_order_check_sees_any_row_out_of_place_even_across_slices() -> None:
+    a, b = _rule("virus"), _rule("mask")
+    frame = evidence_frame([Mined(a, list(range(0, 40, 3)), [1, 2]), Mined(b, [5, 6, 7], [8])], UNIT_IDS)
+    for rows in (1, 2, 5, frame.height, frame.height + 3):
+        assert in_evidence_order(frame, rows)
+        for i in range(frame.height - 1):  # swap neighbours: out of order wherever the slices fall
+            swapped = pl.concat([frame.slice(0, i), frame.slice(i + 1, 1), frame.slice(i, 1), frame.slice(i + 2)])
+            assert not in_evidence_order(swapped, rows)
+    assert in_evidence_order(empty_evidence()) and in_evidence_order(frame.head(1))
+    ties = pl.concat([frame.head(1), frame.head(1)])  # a repeated row is in order
+    assert in_evidence_order(ties, 1)
