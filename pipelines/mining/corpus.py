@@ -91,7 +91,7 @@ class Corpus:
     """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``) and
     their counting folds (``fold_count``), made once on first use, in batches."""
 
-    __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists")
+    __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists", "_views")
 
     def __init__(self, unit_ids: Sequence[str] | Texts, sources: Sequence[str] | Texts,
                  targets: Sequence[str] | Texts, src_lang: str, tgt_lang: str,
@@ -103,13 +103,14 @@ class Corpus:
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
         self._folded: dict[str, pl.Series] = {}
         self._lists: dict[str, list[str]] = {}
+        self._views: dict[str, Texts] = {}
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame, src_lang: str, tgt_lang: str,
                    folded: dict[str, pl.Series] | None = None) -> Corpus:
         corpus = cls.__new__(cls)
         corpus.frame, corpus.src_lang, corpus.tgt_lang = frame, src_lang, tgt_lang
-        corpus._folded, corpus._lists = dict(folded or {}), {}
+        corpus._folded, corpus._lists, corpus._views = dict(folded or {}), {}, {}
         return corpus
 
     def __len__(self) -> int:
@@ -119,7 +120,10 @@ class Corpus:
         return f"Corpus({self.src_lang}→{self.tgt_lang}, {len(self)} units)"
 
     def _texts(self, column: str) -> Texts:
-        return Texts(self.frame[column], self._lists.get(column))
+        view = self._views.get(column)  # made once: families read a sample's texts millions of times
+        if view is None:
+            view = self._views[column] = Texts(self.frame[column], self._lists.get(column))
+        return view
 
     @property
     def unit_ids(self) -> Texts:
@@ -150,14 +154,18 @@ class Corpus:
         that families read unit by unit (a list lookup, not a column lookup, per access)."""
         corpus = Corpus.from_frame(self.frame, self.src_lang, self.tgt_lang, self._folded)
         corpus._lists = {column: self.frame[column].to_list() for column in ("unit_id", "source", "target")}
+        corpus._views = {}
         return corpus
 
     def _fold(self, side: str) -> Texts:
-        if side not in self._folded:
-            chunks = [pl.Series(side, [fold_count(t) for t in batch], dtype=pl.Utf8)
-                      for _, batch in self._texts(side).batches()]
-            self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
-        return Texts(self._folded[side])
+        name = f"folded {side}"
+        if name not in self._views:
+            if side not in self._folded:
+                chunks = [pl.Series(side, [fold_count(t) for t in batch], dtype=pl.Utf8)
+                          for _, batch in self._texts(side).batches()]
+                self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
+            self._views[name] = Texts(self._folded[side])
+        return self._views[name]
 
     @property
     def folded_sources(self) -> Texts:
@@ -170,6 +178,7 @@ class Corpus:
     def release_folds(self) -> None:
         """Drop the folded columns (only the term rules count on them)."""
         self._folded.clear()
+        self._views = {k: v for k, v in self._views.items() if not k.startswith("folded ")}
 
 
 def hashed_sample(corpus: Corpus, limit: int) -> list[int]:

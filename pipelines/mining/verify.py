@@ -46,13 +46,14 @@ def measure(conv: Convention, corpus: Corpus, indices: list[int]) -> Measured:
     # is the units that actually show the chosen variant (``extra["evidence_regex"]``).
     shown = conv.extra.get("evidence_regex")
     shown_re = re.compile(shown) if isinstance(shown, str) else None
-    for i in indices:
-        verdict = check_item(conv, corpus.sources[i], corpus.targets[i])
+    sources, targets = corpus.sources.gather(indices), corpus.targets.gather(indices)
+    for i, source, target in zip(indices, sources, targets):
+        verdict = check_item(conv, source, target)
         if verdict is None:
             continue
         if not verdict.full_pass:
             counter.append(i)
-        elif shown_re is None or shown_re.search(corpus.targets[i]):
+        elif shown_re is None or shown_re.search(target):
             evidence.append(i)
     return Measured(conv, evidence, counter)
 

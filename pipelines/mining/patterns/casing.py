@@ -59,17 +59,18 @@ def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> 
 
 
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    targets = [corpus.targets[i] for i in indices]
+    targets = corpus.targets.gather(indices)
+    sources = corpus.sources.gather(indices)
     if not any(c.isupper() for t in targets[:2000] for c in t):
         return []  # uncased target script
-    titled = sum(1 for i in indices if _TITLE_RE.match(corpus.sources[i]))
+    titled = sum(1 for source in sources if _TITLE_RE.match(source))
     if titled < params.casing_min_support:
         return []
     conv = Convention(
         dimension="casing:title_to_sentence", rule="casing", src=TITLE_SOURCE, src_regex=True,
         src_match_mode="exact", match_mode="exact",
         params={"style": "sentence", "strict": True,
-                "keep": learn_keep([corpus.sources[i] for i in indices], targets, params)},
+                "keep": learn_keep(sources, targets, params)},
         src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_CASING, origin="mined",
         status="candidate",
     )
