@@ -154,7 +154,6 @@ class Corpus:
         that families read unit by unit (a list lookup, not a column lookup, per access)."""
         corpus = Corpus.from_frame(self.frame, self.src_lang, self.tgt_lang, self._folded)
         corpus._lists = {column: self.frame[column].to_list() for column in ("unit_id", "source", "target")}
-        corpus._views = {}
         return corpus
 
     def _fold(self, side: str) -> Texts:
