@@ -8,7 +8,9 @@ and the term rules are mined twice.
 On demand only, never a timed assertion: ``python -m tests.bench.bench_mining [N] [--real-only]``
 (``--real-only`` skips the synthetic TM: at 5,000,000 units the real-text case alone takes the better
 part of an hour on 2 cores). Peak RSS of `housestyle mine` on 1M units of real text (/usr/bin/time
--v): 5.40 GiB with Python lists of the texts (38161f4), 3.35 GiB with the corpus as columns (f64e217).
+-v): 5.40 GiB with Python lists of the texts (38161f4), 3.34 GiB with the corpus as columns (6d090f2).
+What bounds it now: the second term pass's aligner (IBM-1 pair arrays of the 20,000-unit sample,
+~1.1 GiB, bounded by the sample) on a ~2.3 GiB floor (units frame, folded columns, pass-one leftovers).
 """
 
 from __future__ import annotations
