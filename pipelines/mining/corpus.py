@@ -2,55 +2,224 @@
 
 Rows are sorted by unit_id so the result never depends on file order (determinism); a repeated
 (source, target) pair keeps its first unit only, since repeats would double-count evidence.
+
+The texts stay Arrow columns (polars string views over the tm_units buffers) for the whole run,
+and passes over all units read them in batches of Python strings (``Texts``): at 1M units of real
+text, Python lists of the raw and folded texts were ~1.4 GiB of the miner's peak (memray), and
+they grow with the TM, while a batch does not.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import heapq
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import overload
 
+import numpy as np
 import polars as pl
 
 from pipelines.errors import InputError
+from pipelines.mining.association import unit_hits
 from pipelines.mining.tokens import fold_count
 
 SKIP_FLAGS = ("fuzzy",)  # PO entries a translator marked as unreviewed are not approved translations
+BATCH = 100_000  # texts per batch of a pass over all units: bounds the Python strings alive at once
 
 
 def primary(lang: str | None) -> str:
     return (lang or "").split("-")[0].lower()
 
 
-@dataclass(slots=True)
-class Corpus:
-    unit_ids: list[str]
-    sources: list[str]
-    targets: list[str]
-    src_lang: str
-    tgt_lang: str
-    domains: list[str | None] = field(default_factory=list)
-    _cache: dict[str, list[str]] = field(default_factory=dict, repr=False)
+class Texts(Sequence[str]):
+    """A string column read as a sequence of str. Iterating walks it batch by batch (one batch of
+    Python strings alive at a time); ``gather`` reads the units a step needs. A bounded sample read
+    unit by unit carries its strings as a list (``Corpus.listed``)."""
+
+    __slots__ = ("series", "values")
+
+    def __init__(self, series: pl.Series, values: list[str] | None = None) -> None:
+        self.series = series
+        self.values = values
 
     def __len__(self) -> int:
-        return len(self.unit_ids)
+        return self.series.len()
 
-    def subset(self, indices: list[int]) -> Corpus:
-        """The units at ``indices`` (in that order), as a corpus of their own."""
-        domains = [self.domains[i] for i in indices] if self.domains else []
-        return Corpus([self.unit_ids[i] for i in indices], [self.sources[i] for i in indices],
-                      [self.targets[i] for i in indices], self.src_lang, self.tgt_lang, domains)
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if self.values is not None:
+            return self.values[index]
+        if isinstance(index, slice):
+            return list(self)[index]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        value: str = self.series[index]
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        if self.values is not None:
+            yield from self.values
+            return
+        for _, batch in self.batches():
+            yield from batch
+
+    def batches(self, size: int = BATCH) -> Iterator[tuple[int, list[str]]]:
+        """(offset, texts) of consecutive batches."""
+        for offset in range(0, len(self), size):
+            yield offset, self.series.slice(offset, size).to_list()
+
+    def gather(self, indices: Sequence[int] | np.ndarray) -> list[str]:
+        if self.values is not None:
+            return [self.values[i] for i in indices]
+        texts: list[str] = self.series.gather(np.asarray(indices, dtype=np.int64)).to_list()
+        return texts
+
+
+def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
+    if isinstance(values, Texts):
+        return values.series.alias(name)
+    return pl.Series(name, list(values), dtype=pl.Utf8)
+
+
+class Corpus:
+    """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``) and
+    their counting folds (``fold_count``), made once on first use, in batches."""
+
+    __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists", "_views")
+
+    def __init__(self, unit_ids: Sequence[str] | Texts, sources: Sequence[str] | Texts,
+                 targets: Sequence[str] | Texts, src_lang: str, tgt_lang: str,
+                 domains: Sequence[str | None] | Texts | None = None) -> None:
+        columns = [_column("unit_id", unit_ids), _column("source", sources), _column("target", targets)]
+        columns.append(_column("domain", domains) if domains is not None and len(domains)
+                       else pl.Series("domain", [None] * len(columns[0]), dtype=pl.Utf8))
+        self.frame = pl.DataFrame(columns)
+        self.src_lang, self.tgt_lang = src_lang, tgt_lang
+        self._folded: dict[str, pl.Series] = {}
+        self._lists: dict[str, list[str]] = {}
+        self._views: dict[str, Texts] = {}
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame, src_lang: str, tgt_lang: str,
+                   folded: dict[str, pl.Series] | None = None) -> Corpus:
+        corpus = cls.__new__(cls)
+        corpus.frame, corpus.src_lang, corpus.tgt_lang = frame, src_lang, tgt_lang
+        corpus._folded, corpus._lists, corpus._views = dict(folded or {}), {}, {}
+        return corpus
+
+    def __len__(self) -> int:
+        return self.frame.height
+
+    def __repr__(self) -> str:
+        return f"Corpus({self.src_lang}→{self.tgt_lang}, {len(self)} units)"
+
+    def _texts(self, column: str) -> Texts:
+        view = self._views.get(column)  # made once: families read a sample's texts millions of times
+        if view is None:
+            view = self._views[column] = Texts(self.frame[column], self._lists.get(column))
+        return view
 
     @property
-    def folded_sources(self) -> list[str]:
-        if "src" not in self._cache:
-            self._cache["src"] = [fold_count(t) for t in self.sources]
-        return self._cache["src"]
+    def unit_ids(self) -> Texts:
+        return self._texts("unit_id")
 
     @property
-    def folded_targets(self) -> list[str]:
-        if "tgt" not in self._cache:
-            self._cache["tgt"] = [fold_count(t) for t in self.targets]
-        return self._cache["tgt"]
+    def sources(self) -> Texts:
+        return self._texts("source")
+
+    @property
+    def targets(self) -> Texts:
+        return self._texts("target")
+
+    @property
+    def domains(self) -> list[str | None]:
+        domains: list[str | None] = self.frame["domain"].to_list()
+        return domains
+
+    def subset(self, indices: Sequence[int] | np.ndarray) -> Corpus:
+        """The units at ``indices`` (in that order), as a corpus of their own. Gathering string
+        views shares the text buffers: the subset costs 16 bytes a unit and column, not its text."""
+        rows = pl.Series(np.asarray(indices, dtype=np.int64))
+        return Corpus.from_frame(self.frame[rows], self.src_lang, self.tgt_lang,
+                                 {side: folded.gather(rows) for side, folded in self._folded.items()})
+
+    def listed(self) -> Corpus:
+        """This corpus with its unit ids and texts also held as Python lists, for a bounded sample
+        that families read unit by unit (a list lookup, not a column lookup, per access)."""
+        corpus = Corpus.from_frame(self.frame, self.src_lang, self.tgt_lang, self._folded)
+        corpus._lists = {column: self.frame[column].to_list() for column in ("unit_id", "source", "target")}
+        return corpus
+
+    def _fold(self, side: str) -> Texts:
+        name = f"folded {side}"
+        if name not in self._views:
+            if side not in self._folded:
+                chunks = [pl.Series(side, [fold_count(t) for t in batch], dtype=pl.Utf8)
+                          for _, batch in self._texts(side).batches()]
+                self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
+            self._views[name] = Texts(self._folded[side])
+        return self._views[name]
+
+    @property
+    def folded_sources(self) -> Texts:
+        return self._fold("source")
+
+    @property
+    def folded_targets(self) -> Texts:
+        return self._fold("target")
+
+    def release_folds(self) -> None:
+        """Drop the folded columns (only the term rules count on them)."""
+        self._folded.clear()
+        self._views = {k: v for k, v in self._views.items() if not k.startswith("folded ")}
+
+
+def hashed_sample(corpus: Corpus, limit: int) -> list[int]:
+    """All units, or a deterministic pseudo-random ``limit`` of them: the units whose id has the
+    smallest sha1 (ties by position), in corpus order. A heap of ``limit`` keeps the pass over the
+    ids bounded (``heapq.nsmallest`` equals the first ``limit`` of the stable sort)."""
+    if len(corpus) <= limit:
+        return list(range(len(corpus)))
+    keyed = ((hashlib.sha1(unit_id.encode()).hexdigest(), i) for i, unit_id in enumerate(corpus.unit_ids))
+    return sorted(i for _, i in heapq.nsmallest(limit, keyed))
+
+
+def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None = None,
+                      size: int = BATCH) -> list[np.ndarray]:
+    """``association.unit_hits`` over a whole column, one batch of texts at a time, as int32 unit
+    arrays: the same hits, without a Python int per hit for the whole TM (a 1M-unit TM has tens
+    of millions of hits). ``raws``, the unfolded column, tells a hyphen from a dash the fold wrote
+    as one (SPEC §2: hyphen-joined words are one word)."""
+    dtype = np.int32 if len(texts) < 2**31 else np.int64
+    found: list[np.ndarray] = []
+    owner: list[np.ndarray] = []
+    raw_batches = raws.batches(size) if raws is not None else None
+    for offset, batch in texts.batches(size):
+        raw_batch = next(raw_batches)[1] if raw_batches is not None else None
+        hits = unit_hits(patterns, batch, raw_batch)
+        counts = np.fromiter((len(h) for h in hits), dtype=np.int64, count=len(hits))
+        found.append(np.fromiter((i + offset for h in hits for i in h), dtype=dtype, count=int(counts.sum())))
+        owner.append(np.repeat(np.arange(len(patterns), dtype=np.int32), counts))
+    if not found:
+        return [np.zeros(0, dtype=dtype) for _ in patterns]
+    units, owners = np.concatenate(found), np.concatenate(owner)
+    del found, owner
+    order = np.argsort(owners, kind="stable")  # batch order kept: each pattern's units stay ascending
+    units = units[order]
+    bounds = np.cumsum(np.bincount(owners, minlength=len(patterns)))
+    return np.split(units, bounds[:-1]) if len(patterns) else []
+
+
+def concat_hits(arrays: Iterable[np.ndarray]) -> np.ndarray:
+    """The sorted union of unit arrays (each already sorted, as ``batched_unit_hits`` gives them)."""
+    parts = list(arrays)
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
 
 
 # What mining reads of tm_units (split selectors included). The markup copies, props and hashes
@@ -77,9 +246,10 @@ def corpus_from_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, *, wher
             & (pl.col("tgt_lang_norm").str.split("-").list.first().str.to_lowercase() == primary(tgt_lang)))
     if "flags" in frame.columns:
         frame = frame.filter(~pl.col("flags").list.eval(pl.element().is_in(list(SKIP_FLAGS))).list.any().fill_null(False))
-    domains = frame["domain"] if "domain" in frame.columns else pl.Series("domain", [None] * frame.height, pl.Utf8)
+    domains = frame["domain"].cast(pl.Utf8) if "domain" in frame.columns else pl.lit(None, dtype=pl.Utf8)
     # Duplicates are judged WITHIN the selected units (``duplicate_of`` may point into another split).
-    frame = (frame.with_columns(domains.alias("_domain")).sort("unit_id", "source", "target")
+    frame = (frame.select(pl.col("unit_id").cast(pl.Utf8), pl.col("source").cast(pl.Utf8),
+                          pl.col("target").cast(pl.Utf8), domains.alias("domain"))
+             .sort("unit_id", "source", "target")
              .unique(["source", "target"], keep="first", maintain_order=True))
-    return Corpus(frame["unit_id"].to_list(), frame["source"].to_list(), frame["target"].to_list(),
-                  src_lang, tgt_lang, frame["_domain"].to_list())
+    return Corpus.from_frame(frame, src_lang, tgt_lang)

@@ -8,9 +8,10 @@ checker and keeps when support and consistency pass the thresholds.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from pipelines.conventions.model import Convention
@@ -66,38 +67,41 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     cache = TokenCache()
     terms = mine_terms(corpus, params, cache)
     suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
-    kept = list(range(len(corpus)))
+    kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
-        left_out = {s.index for s in suspects}
-        kept = [i for i in kept if i not in left_out]
+        kept = np.delete(kept, [s.index for s in suspects])
         del terms  # the first pass's rules and evidence: not held through the second pass's peak
         terms = mine_terms(corpus.subset(kept), params, cache)
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]
-        mined.append(Mined(conv, [kept[i] for i in evidence], [kept[i] for i in counter]))
+        mined.append(Mined(conv, kept[evidence], kept[counter]))
     return mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]}
 
 
 def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
-    """Proposed conventions of the named families, measured on the units, kept when they pass."""
+    """Proposed conventions of the named families, measured on the units, kept when they pass.
+    The families read the verification sample unit by unit, so it is held as lists (``listed``)
+    and its evidence mapped back to the corpus's indices."""
     mined: list[Mined] = []
     stats: dict[str, Any] = {}
-    indices = verification_sample(corpus, params.verify_max_units)
+    indices = np.asarray(verification_sample(corpus, params.verify_max_units), dtype=np.int64)
+    sample = corpus.subset(indices).listed()
+    local = list(range(len(sample)))
     for name in names:
         propose, thresholds = PROPOSERS[name]
         min_support, min_consistency = thresholds(params)
-        proposed, kept = propose(corpus, indices, params), 0
+        proposed, kept = propose(sample, local, params), 0
         for conv in proposed:
-            result = measure(conv, corpus, indices)
+            result = measure(conv, sample, local)
             if keep(result, min_support, min_consistency):
-                mined.append(Mined(finish(result), result.evidence, result.counter))
+                mined.append(Mined(finish(result), indices[result.evidence], indices[result.counter]))
                 kept += 1
         stats[name] = {"proposed": len(proposed), "kept": kept}
     return mined, stats
 
 
-def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: list[str],
+def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: Sequence[str],
             stats: dict[str, Any]) -> MiningResult:
     """convention_candidates: merged, deterministic, with conflicts reported."""
     conventions, evidence = merge(mined, unit_ids)
@@ -113,6 +117,7 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> Mining
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)
     mined, conflicts, term_stats = term_group(corpus, params)
+    corpus.release_folds()  # only the term rules count on the folded texts
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
     return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,

@@ -41,9 +41,9 @@ def candidates(source: str) -> set[str]:
 def mine_source_copy(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     seen: Counter[str] = Counter()
     copied: Counter[str] = Counter()
-    for i in indices:
-        target = corpus.targets[i]
-        for token in candidates(corpus.sources[i]):
+    sources = corpus.sources.gather(indices)
+    for source, target in zip(sources, corpus.targets.gather(indices)):
+        for token in candidates(source):
             seen[token] += 1
             if find_plain(target, token, first_only=True):
                 copied[token] += 1
@@ -51,7 +51,7 @@ def mine_source_copy(corpus: Corpus, indices: list[int], params: MiningParams) -
     for token in sorted(copied):
         if copied[token] >= params.copy_min_support and copied[token] >= params.copy_min_consistency * seen[token]:
             out.append(_rule(token, False, corpus))
-    urls = [i for i in indices if re.search(URL_RE, corpus.sources[i])]
+    urls = [source for source in sources if re.search(URL_RE, source)]
     if len(urls) >= params.copy_min_support:
         out.append(_rule(URL_RE, True, corpus))
     return out

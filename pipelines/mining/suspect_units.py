@@ -14,7 +14,6 @@ measuring every unit, so a misaligned unit still shows as their counter-example.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -46,21 +45,40 @@ def tail_probability(probabilities: Sequence[float], k: int) -> float:
     return float(min(1.0, dist[k:].sum()))
 
 
-def find_suspects(evidence: Mapping[str, tuple[Sequence[int], Sequence[int]]], alpha: float) -> list[Suspect]:
+def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
+                  alpha: float) -> list[Suspect]:
     """Units failing improbably many of the rules in scope for them (``evidence``: rule id →
-    (evidence unit indices, counter-example unit indices)), by unit index."""
-    rates: dict[int, list[float]] = defaultdict(list)
-    failed: dict[int, int] = defaultdict(int)
-    for passing, failing in evidence.values():
+    (evidence unit indices, counter-example unit indices)), by unit index.
+
+    Only units failing some rule can be suspect, so only their (unit, rule rate) pairs are
+    gathered, rule by rule, as arrays: no per-unit list of every unit of the TM. Each unit's rates
+    keep the order of the rules (the tail probability is computed in that order)."""
+    rules = [(np.asarray(passing, dtype=np.int64), np.asarray(failing, dtype=np.int64))
+             for passing, failing in evidence.values()]
+    size = max((int(part.max()) + 1 for rule in rules for part in rule if part.size), default=0)
+    failed = np.zeros(size, dtype=np.int64)
+    for _, failing in rules:
+        np.add.at(failed, failing, 1)
+    candidate = failed > 0
+    units: list[np.ndarray] = []
+    rates: list[np.ndarray] = []
+    for passing, failing in rules:
         rate = (len(failing) + 1) / (len(passing) + len(failing) + 2)
-        for i in passing:
-            rates[i].append(rate)
-        for i in failing:
-            rates[i].append(rate)
-            failed[i] += 1
+        for part in (passing, failing):
+            inside = part[candidate[part]]
+            units.append(inside)
+            rates.append(np.full(inside.size, rate))
+    if not units:
+        return []
+    unit_of, rate_of = np.concatenate(units), np.concatenate(rates)
+    order = np.argsort(unit_of, kind="stable")
+    unit_of, rate_of = unit_of[order], rate_of[order]
+    starts = np.flatnonzero(np.r_[True, unit_of[1:] != unit_of[:-1]]) if unit_of.size else np.zeros(0, dtype=np.int64)
+    ends = np.r_[starts[1:], unit_of.size]
     out = []
-    for i in sorted(failed):
-        p_value = tail_probability(rates[i], failed[i])
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        i = int(unit_of[start])
+        p_value = tail_probability(rate_of[start:end].tolist(), int(failed[i]))
         if p_value < alpha:
-            out.append(Suspect(i, len(rates[i]), failed[i], p_value))
+            out.append(Suspect(i, end - start, int(failed[i]), p_value))
     return out

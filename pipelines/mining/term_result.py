@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from pipelines.conventions.model import Convention
 
 
 @dataclass(slots=True)
 class TermResult:
     conventions: list[Convention]
-    evidence: dict[str, tuple[list[int], list[int]]]  # convention_id -> (evidence, counter) unit indices
+    evidence: dict[str, tuple[np.ndarray, np.ndarray]]  # convention_id -> (evidence, counter) unit indices
     conflicts: list[dict[str, object]] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)

@@ -10,7 +10,6 @@ over-long trimming and the grouping of derived words and spelling variants live 
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -19,10 +18,10 @@ from rapidfuzz import fuzz
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.align import align_with_sure
-from pipelines.mining.association import dice, unit_hits
+from pipelines.mining.association import dice
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from pipelines.mining.compound import drop_compound_of_longer_term, whole_compound
-from pipelines.mining.corpus import Corpus
+from pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.paradigm import add_attested_forms, generated_forms
 from pipelines.mining.params import MiningParams, at_least
@@ -48,18 +47,10 @@ MQM_TERM = "Terminology/Inconsistent use of terminology"
 CONFLICT_FORMS_SHOWN = 10  # forms listed per rendering in a conflict record (the evidence table has all)
 
 
-def sample_indices(corpus: Corpus, limit: int) -> list[int]:
-    """All units, or a deterministic pseudo-random ``limit`` of them (hash of the unit id)."""
-    if len(corpus) <= limit:
-        return list(range(len(corpus)))
-    ranked = sorted(range(len(corpus)), key=lambda i: hashlib.sha1(corpus.unit_ids[i].encode()).hexdigest())
-    return sorted(ranked[:limit])
-
-
 def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningParams,
                        cache: TokenCache | None = None) -> Candidates:
-    sources = [corpus.sources[i] for i in indices]
-    targets = [corpus.targets[i] for i in indices]
+    sources = corpus.sources.gather(indices)
+    targets = corpus.targets.gather(indices)
     cache = cache if cache is not None else TokenCache()
     src_toks = cache.tokenize(sources, corpus.src_lang)
     tgt_toks = cache.tokenize(targets, corpus.tgt_lang, analyse=True)
@@ -121,24 +112,20 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
 def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
     tokens for a second pass over part of the same units."""
-    indices = sample_indices(corpus, params.term_max_units_align)
+    indices = hashed_sample(corpus, params.term_max_units_align)
     cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
     senses_of = {t: verb_senses(t, cands, params) for t in terms}
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
-    src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources, corpus.sources))))
+    src_hits = dict(zip(terms, batched_unit_hits(terms, corpus.folded_sources, corpus.sources)))
     # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
     acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
-    src_hits.update(zip(acronyms, (np.asarray(h, dtype=np.int64) for h in unit_hits(list(acronyms.values()), corpus.sources))))
-    form_hits = dict(zip(all_forms, unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
-    key_hits: dict[str, np.ndarray] = {}
-    for key in all_keys:
-        units: set[int] = set()
-        for form in cands.forms[key]:
-            units.update(form_hits[form])
-        key_hits[key] = np.asarray(sorted(units), dtype=np.int64)
+    src_hits.update(zip(acronyms, batched_unit_hits(list(acronyms.values()), corpus.sources)))
+    form_hits = dict(zip(all_forms, batched_unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
+    key_hits = {key: concat_hits(form_hits[form] for form in cands.forms[key]) for key in all_keys}
+    del form_hits
     result = TermResult([], {}, [], Counter())
     choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
     sense_choices = {t: _choices(t, cands, senses_of[t], src_hits[t], key_hits, params) for t in choices_of if senses_of[t]}
@@ -237,7 +224,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
-            term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
+            term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
             params.term_compound_share):
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
@@ -268,7 +255,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     if repair:  # audit trail: the rendering is not the aligner's first pick
         conv.extra["boundary_repair"] = repair
     result.conventions.append(conv)
-    result.evidence[conv.convention_id] = (evidence.tolist(), counter.tolist())
+    result.evidence[conv.convention_id] = (evidence, counter)
     stats["rules"] += 1
     _conflict(term, choices, chosen, params, result, mandated=True)
 

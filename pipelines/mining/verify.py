@@ -8,13 +8,12 @@ mined rule provably behaves as intended under the real matching semantics.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 
 from pipelines.conventions.model import Convention
 from pipelines.conventions.validate import validate_convention
-from pipelines.mining.corpus import Corpus
+from pipelines.mining.corpus import Corpus, hashed_sample
 from pipelines.scoring.check import check_item
 
 
@@ -36,10 +35,7 @@ class Measured:
 
 def verification_sample(corpus: Corpus, limit: int) -> list[int]:
     """All units, or a deterministic ``limit`` of them (hash of the unit id) for very large TMs."""
-    if len(corpus) <= limit:
-        return list(range(len(corpus)))
-    ranked = sorted(range(len(corpus)), key=lambda i: hashlib.sha1(corpus.unit_ids[i].encode()).hexdigest())
-    return sorted(ranked[:limit])
+    return hashed_sample(corpus, limit)
 
 
 def measure(conv: Convention, corpus: Corpus, indices: list[int]) -> Measured:
@@ -50,13 +46,14 @@ def measure(conv: Convention, corpus: Corpus, indices: list[int]) -> Measured:
     # is the units that actually show the chosen variant (``extra["evidence_regex"]``).
     shown = conv.extra.get("evidence_regex")
     shown_re = re.compile(shown) if isinstance(shown, str) else None
-    for i in indices:
-        verdict = check_item(conv, corpus.sources[i], corpus.targets[i])
+    sources, targets = corpus.sources.gather(indices), corpus.targets.gather(indices)
+    for i, source, target in zip(indices, sources, targets):
+        verdict = check_item(conv, source, target)
         if verdict is None:
             continue
         if not verdict.full_pass:
             counter.append(i)
-        elif shown_re is None or shown_re.search(corpus.targets[i]):
+        elif shown_re is None or shown_re.search(target):
             evidence.append(i)
     return Measured(conv, evidence, counter)
 

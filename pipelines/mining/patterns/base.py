@@ -82,7 +82,7 @@ FamilyMiner = Callable[[Corpus, list[int], MiningParams], list[Convention]]
 
 
 def mine_family(family: Family, corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    occ, units = count_variants(family, [corpus.targets[i] for i in indices])
+    occ, units = count_variants(family, corpus.targets.gather(indices))
     chosen = dominant(occ, units, params)
     if chosen is None:
         return []

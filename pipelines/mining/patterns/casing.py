@@ -67,19 +67,20 @@ def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> 
 
 
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    targets = [corpus.targets[i] for i in indices]
+    targets = corpus.targets.gather(indices)
+    sources = corpus.sources.gather(indices)
     if not any(c.isupper() for t in targets[:params.casing_script_probe_units] for c in t):
         return []  # uncased target script
     source = title_source(params)
     title = re.compile(source)
-    titled = sum(1 for i in indices if title.match(corpus.sources[i]))
+    titled = sum(1 for text in sources if title.match(text))
     if titled < params.casing_min_support:
         return []
     conv = Convention(
         dimension="casing:title_to_sentence", rule="casing", src=source, src_regex=True,
         src_match_mode="exact", match_mode="exact",
         params={"style": "sentence", "strict": True,
-                "keep": learn_keep([corpus.sources[i] for i in indices], targets, params)},
+                "keep": learn_keep(sources, targets, params)},
         src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_CASING, origin="mined",
         status="candidate",
     )

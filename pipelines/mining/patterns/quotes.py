@@ -43,7 +43,7 @@ _OPEN_CLOSE = {"guillemets": ("\u00ab", "\u00bb"), "curly": ("\u201c", "\u201d")
 
 
 def mine_quotes(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
-    targets = [corpus.targets[i] for i in indices]
+    targets = corpus.targets.gather(indices)
     out: list[Convention] = []
     occ, units = count_variants(STYLE, targets)
     style = dominant(occ, units, params)

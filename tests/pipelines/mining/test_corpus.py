@@ -1,12 +1,25 @@
-"""Reading tm_units for mining (pipelines/mining/corpus.py): only the columns mining uses."""
+"""Reading tm_units for mining (pipelines/mining/corpus.py): only the columns mining uses, held as
+columns and read in batches with the same results as whole lists."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import polars as pl
+import pytest
 
-from pipelines.mining.corpus import MINING_COLUMNS, corpus_from_units, read_units_for_mining
+from pipelines.mining.association import unit_hits
+from pipelines.mining.corpus import (
+    MINING_COLUMNS,
+    Corpus,
+    batched_unit_hits,
+    concat_hits,
+    corpus_from_units,
+    hashed_sample,
+    read_units_for_mining,
+)
+from pipelines.mining.tokens import fold_count
 
 
 def test_mining_reads_only_its_columns_and_mines_the_same_corpus(tiny_units: pl.DataFrame, tmp_path: Path) -> None:
@@ -16,11 +29,71 @@ def test_mining_reads_only_its_columns_and_mines_the_same_corpus(tiny_units: pl.
     assert lean.columns == list(MINING_COLUMNS)
     assert {"source_markup", "target_markup", "props", "unit_hash"} <= set(tiny_units.columns) - set(lean.columns)
     full, few = corpus_from_units(tiny_units, "en", "fr"), corpus_from_units(lean, "en", "fr")
-    assert (few.unit_ids, few.sources, few.targets, few.domains) == (full.unit_ids, full.sources, full.targets,
-                                                                     full.domains)
+    assert [list(c.unit_ids) for c in (few, full)] == [list(full.unit_ids)] * 2
+    assert (list(few.sources), list(few.targets), few.domains) == (list(full.sources), list(full.targets), full.domains)
 
 
 def test_a_hand_made_file_without_optional_columns_still_reads(tmp_path: Path) -> None:
     path = tmp_path / "units.parquet"
     pl.DataFrame({"unit_id": ["u1"], "source": ["Fever."], "target": ["Fièvre."], "note": ["x"]}).write_parquet(path)
     assert read_units_for_mining(path).columns == ["unit_id", "source", "target"]
+
+
+def test_texts_read_in_batches_are_the_column(tiny: Corpus) -> None:
+    texts = tiny.sources
+    whole = tiny.frame["source"].to_list()
+    for size in (1, 3, len(whole), len(whole) + 5):
+        assert [t for _, batch in texts.batches(size) for t in batch] == whole
+        assert [offset for offset, _ in texts.batches(size)] == list(range(0, len(whole), size))
+    assert list(texts) == whole and len(texts) == len(whole)
+    assert (texts[0], texts[-1], texts[1:3], texts[::2]) == (whole[0], whole[-1], whole[1:3], whole[::2])
+    assert texts.gather([4, 0, 4]) == [whole[4], whole[0], whole[4]]
+    with pytest.raises(IndexError):
+        texts[len(whole)]
+    listed = tiny.listed()
+    assert (listed.sources[2], list(listed.targets), listed.unit_ids.gather([1])) == (
+        whole[2], list(tiny.targets), [tiny.unit_ids[1]])
+
+
+def test_a_subset_keeps_its_units_and_their_folds(tiny: Corpus) -> None:
+    rows = [5, 0, 3]
+    folded = list(tiny.folded_targets)  # folds made before the subset are gathered, not made again
+    part = tiny.subset(rows)
+    assert list(part.unit_ids) == [tiny.unit_ids[i] for i in rows]
+    assert list(part.folded_targets) == [folded[i] for i in rows] == [fold_count(tiny.targets[i]) for i in rows]
+    assert list(part.folded_sources) == [fold_count(tiny.sources[i]) for i in rows]
+    tiny.release_folds()
+    assert list(tiny.folded_targets) == folded
+    assert len(tiny.subset([])) == 0 and list(tiny.subset([]).folded_sources) == []
+
+
+def test_a_corpus_from_lists_and_one_from_another_corpus_hold_the_same_units(tiny: Corpus) -> None:
+    again = Corpus(tiny.unit_ids, tiny.sources, list(tiny.targets), tiny.src_lang, tiny.tgt_lang)
+    assert again.frame.drop("domain").equals(tiny.frame.drop("domain"))
+    assert again.domains == [None] * len(tiny)
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 10_000])
+def test_batched_hits_are_the_matchers_hits_whatever_the_batch(tiny: Corpus, size: int) -> None:
+    """The hits counted batch by batch are ``unit_hits`` over the whole column: same units, in
+    order, for every pattern (repeated and absent patterns included)."""
+    texts = tiny.folded_sources
+    words = sorted({w for t in texts for w in t.split() if w.isalpha()})
+    patterns = [*words[:40], words[0], "no such words here", *[f"{a} {b}" for a, b in zip(words, words[1:20])]]
+    expected = unit_hits(patterns, list(texts))
+    got = batched_unit_hits(patterns, texts, size)
+    assert [h.tolist() for h in got] == expected and sum(map(len, expected)) > len(tiny)
+    assert batched_unit_hits([], texts, size) == []
+    assert [h.tolist() for h in batched_unit_hits(["fever"], Corpus([], [], [], "en", "fr").sources, size)] == [[]]
+    assert concat_hits(got[:3]).tolist() == sorted(set().union(*expected[:3]))
+
+
+def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) -> None:
+    ids = list(tiny.unit_ids)
+    by_hash = sorted(range(len(ids)), key=lambda i: hashlib.sha1(ids[i].encode()).hexdigest())
+    for limit in (1, 5, len(ids) - 1):
+        assert hashed_sample(tiny, limit) == sorted(by_hash[:limit])
+    assert hashed_sample(tiny, len(ids)) == list(range(len(ids)))
+    twins = Corpus(["b", "a", "b", "c", "b"], ["s"] * 5, ["t"] * 5, "en", "fr")  # equal ids: first positions win
+    expected = sorted(sorted(range(5), key=lambda i: hashlib.sha1(twins.unit_ids[i].encode()).hexdigest())[:2])
+    assert hashed_sample(twins, 2) == expected
