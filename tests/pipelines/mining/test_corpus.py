@@ -81,10 +81,13 @@ def test_batched_hits_are_the_matchers_hits_whatever_the_batch(tiny: Corpus, siz
     words = sorted({w for t in texts for w in t.split() if w.isalpha()})
     patterns = [*words[:40], words[0], "no such words here", *[f"{a} {b}" for a, b in zip(words, words[1:20])]]
     expected = unit_hits(patterns, list(texts))
-    got = batched_unit_hits(patterns, texts, size)
+    got = batched_unit_hits(patterns, texts, size=size)
     assert [h.tolist() for h in got] == expected and sum(map(len, expected)) > len(tiny)
-    assert batched_unit_hits([], texts, size) == []
-    assert [h.tolist() for h in batched_unit_hits(["fever"], Corpus([], [], [], "en", "fr").sources, size)] == [[]]
+    raws = tiny.sources  # with the raw texts beside (a hyphen told from a folded dash): the same agreement
+    with_raws = batched_unit_hits(patterns, texts, raws, size=size)
+    assert [h.tolist() for h in with_raws] == unit_hits(patterns, list(texts), list(raws))
+    assert batched_unit_hits([], texts, size=size) == []
+    assert [h.tolist() for h in batched_unit_hits(["fever"], Corpus([], [], [], "en", "fr").sources, size=size)] == [[]]
     assert concat_hits(got[:3]).tolist() == sorted(set().union(*expected[:3]))
 
 
