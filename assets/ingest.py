@@ -22,6 +22,7 @@ from dagster import (
     multi_asset,
 )
 
+from assets.freshness import code_version
 from assets.inbox import tm_files
 from assets.metadata import md_counts, md_frame, md_table
 from assets.partitions import CLIENTS
@@ -62,9 +63,9 @@ def invariant_result(units_read: int, units_path: Path, rejects_path: Path) -> A
 @multi_asset(
     specs=[
         AssetSpec("tm_units", description="One row per translation unit x target language (SPEC.md §2).",
-                  group_name="ingest", kinds={"polars", "parquet"}),
+                  group_name="ingest", kinds={"polars", "parquet"}, deps=["inbox_tm"], code_version=code_version(__name__)),
         AssetSpec("tm_rejects", description="Every unit or file that could not be used, with the reason.",
-                  group_name="ingest", kinds={"polars", "parquet"}),
+                  group_name="ingest", kinds={"polars", "parquet"}, deps=["inbox_tm"], code_version=code_version(__name__)),
     ],
     check_specs=[AssetCheckSpec(INVARIANT_CHECK, asset="tm_units", blocking=True,
                                 description="Units read = rows in tm_units + rows in tm_rejects.")],

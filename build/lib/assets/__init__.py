@@ -1,0 +1,1 @@
+"""The Dagster layer: thin wiring around ``pipelines`` (assets, checks, resources, sensors, CLI)."""

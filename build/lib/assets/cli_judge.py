@@ -1,0 +1,139 @@
+"""`housestyle judge --train MQM_FILE --test MQM_FILE --criteria deterministic|llm|both --out DIR`.
+
+Trains every transfer model on the first file's language pair (its labels only) and writes
+DIR/judge_eval.parquet for the second: train_lp, test_lp, criteria, model, balanced_accuracy,
+ci_low, ci_high, gain_vs_chrf, gain_ci_low, gain_ci_high (+ llm_mode, primary, n_*, criteria_version),
+a readable DIR/judge_eval.md, the criteria vectors, LLM cost, analyses and the saved models.
+LLM criteria (``llm``/``both``) go through the generator backends (default: in-process llama.cpp
+with the Gemma 3 270M package) and the generation cache (default DIR/generation_cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from assets.cli_table import text_table
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    for cast in (int, float):
+        try:
+            return key, cast(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "judge", help="train an acceptance judge on one language pair's MQM labels, apply it to another",
+        description="Criteria-decomposed acceptance judge with cross-lingual transfer (balanced accuracy with "
+                    "by-segment bootstrap intervals, paired gain over a chrF threshold).")
+    parser.add_argument("--train", required=True, type=Path, metavar="MQM_FILE", help="MQM TSV of the training language pair")
+    parser.add_argument("--test", required=True, type=Path, metavar="MQM_FILE", help="MQM TSV of the target language pair")
+    parser.add_argument("--criteria", required=True, choices=("deterministic", "llm", "both"))
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR")
+    parser.add_argument("--sample", type=int, metavar="N", help="stratified sample of N outputs per language pair (default: all)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="sampling and bootstrap seed (default 0)")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="by-segment bootstrap resamples (default 1000)")
+    parser.add_argument("--reference-system", action="extend", nargs="+", dest="reference_systems", metavar="NAME",
+                        help="systems used as references, not judged (default: ref and refB where present)")
+    parser.add_argument("--exclude-system", action="extend", nargs="+", default=[], dest="exclude_systems", metavar="NAME")
+    parser.add_argument("--conventions", type=Path, metavar="PATH", help="convention set for the SCS criteria "
+                        "(default: pipelines/judge/conventions/ted.jsonl)")
+    parser.add_argument("--llm-criteria", type=Path, metavar="PATH", help="criteria set with the LLM concepts "
+                        "(default: pipelines/judge/criteria/llm.json, else llm_seed.json)")
+    parser.add_argument("--backend", default="llamacpp", help="generator backend for LLM criteria (default llamacpp)")
+    parser.add_argument("-o", "--backend-option", type=_option, action="append", default=[], metavar="KEY=VALUE",
+                        dest="backend_options", help="backend option (model_path, base_url, model, api, ...)")
+    parser.add_argument("--cache", type=Path, metavar="DIR", help="generation cache (default DIR/generation_cache)")
+    parser.add_argument("--per-concept", type=int, default=100, metavar="N",
+                        help="outputs per language that also get per-concept calls (default 100; 0 = none)")
+    parser.add_argument("--no-zero-shot", action="store_true", help="skip the zero-shot 'acceptable?' baseline")
+    parser.add_argument("--no-analyses", action="store_true", help="skip the sample-efficiency curve and importances")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipelines.judge.job import JudgeJob, run_judge
+    from pipelines.judge.report import EVAL_HEADERS, eval_rows
+    from pipelines.judge.samples import DEFAULT_REFERENCES
+
+    if args.bootstrap < 0 or (args.sample is not None and args.sample < 2) or args.per_concept < 0:
+        raise SystemExit("housestyle judge: error: --bootstrap/--per-concept must be >= 0 and --sample >= 2")
+    llm = _llm_settings(args) if args.criteria in ("llm", "both") else None
+    job = JudgeJob(train=args.train, test=args.test, criteria=args.criteria, out=args.out, sample=args.sample,
+                   seed=args.seed, n_bootstrap=args.bootstrap,
+                   reference_systems=tuple(args.reference_systems or DEFAULT_REFERENCES),
+                   exclude_systems=tuple(args.exclude_systems), conventions=args.conventions, llm=llm,
+                   analyses=not args.no_analyses, command=_command(args))
+    try:
+        outputs = run_judge(job, log=lambda m: print(m, file=sys.stderr, flush=True))
+    finally:
+        if llm is not None:
+            llm.backend.close()
+    print(text_table(eval_rows(outputs.table), EVAL_HEADERS))
+    print(f"\nwrote {args.out / 'judge_eval.parquet'} and {args.out / 'judge_eval.md'} ({outputs.seconds:.0f}s)")
+    return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (rebuilt from the parsed options, defaults included)."""
+    words = ["housestyle", "judge", "--train", str(args.train), "--test", str(args.test), "--criteria", args.criteria,
+             "--out", str(args.out)]
+    words += ["--sample", str(args.sample)] if args.sample is not None else []
+    words += ["--seed", str(args.seed), "--bootstrap", str(args.bootstrap)]
+    for name in args.reference_systems or ():
+        words += ["--reference-system", name]
+    for name in args.exclude_systems:
+        words += ["--exclude-system", name]
+    words += ["--conventions", str(args.conventions)] if args.conventions else []
+    if args.criteria != "deterministic":
+        words += ["--llm-criteria", str(args.llm_criteria)] if args.llm_criteria else []
+        words += ["--backend", args.backend, *[f"-o{k}={v}" for k, v in args.backend_options]]
+        words += ["--cache", str(args.cache)] if args.cache else []
+        words += ["--per-concept", str(args.per_concept)] + (["--no-zero-shot"] if args.no_zero_shot else [])
+    words += ["--no-analyses"] if args.no_analyses else []
+    return shlex.join(words)
+
+
+def _llm_settings(args: argparse.Namespace) -> Any:
+    from pipelines.generation.cache import GenerationCache
+    from pipelines.generation.registry import make_backend
+    from pipelines.judge.criteria import load_criteria
+    from pipelines.judge.job import default_llm_criteria
+    from pipelines.judge.prepare import LlmSettings
+
+    criteria = load_criteria(args.llm_criteria) if args.llm_criteria else default_llm_criteria()
+    backend = make_backend(args.backend, dict(args.backend_options))
+    cache = GenerationCache(args.cache or args.out / "generation_cache")
+    return LlmSettings(backend=backend, criteria=criteria, cache=cache, per_concept=args.per_concept,
+                       zero_shot=not args.no_zero_shot)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Stand-alone entry (same as `housestyle judge …`), handy for tests and scripts."""
+    from pipelines.errors import HousestyleError
+
+    parser = argparse.ArgumentParser(prog="housestyle")
+    register(parser.add_subparsers(dest="command", required=True))
+    words = list(sys.argv[1:] if argv is None else argv)
+    words = words if words[:1] == ["judge"] else ["judge", *words]
+    args = parser.parse_args(words)
+    try:
+        return int(args.func(args))
+    except HousestyleError as error:
+        print(f"housestyle judge: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""`housestyle meta-eval --mqm FILE… --reference-system NAME… --out DIR`: metric meta-evaluation.
+
+Writes DIR/meta_eval.parquet (SPEC.md §3 columns) and DIR/meta_eval.md, and prints the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from assets.cli_table import text_table
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "meta-eval", help="meta-evaluate BLEU/chrF against expert MQM scores",
+        description="System- and segment-level agreement of BLEU and chrF with MQM human scores, with 95% "
+                    "paired-bootstrap intervals, per language pair and pooled.")
+    parser.add_argument("--mqm", action="extend", nargs="+", required=True, type=Path, metavar="FILE",
+                        help="WMT MQM TSV, one per language pair (repeatable)")
+    parser.add_argument("--reference-system", action="extend", nargs="+", required=True, metavar="NAME",
+                        dest="reference_systems",
+                        help="system used as reference; several = multi-reference; never ranked (repeatable)")
+    parser.add_argument("--exclude-system", action="extend", nargs="+", default=[], metavar="NAME",
+                        dest="exclude_systems",
+                        help="system neither ranked nor used as reference, e.g. a second human translation "
+                             "(ignored where absent; repeatable)")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000; 0 = none)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="bootstrap seed (default 0)")
+    parser.set_defaults(func=run)
+
+
+def _cell(row: dict[str, Any], figure: str) -> str:
+    point, low, high = row[figure], row[f"{figure}_low"], row[f"{figure}_high"]
+    if point is None:
+        return ""
+    return f"{point:.3f}" + (f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None else "")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipelines.metaeval.meta_eval import meta_evaluate
+    from pipelines.metaeval.mqm import load_mqm
+    from pipelines.metaeval.report import (
+        mqm_markdown,
+        results_markdown,
+        signatures_markdown,
+    )
+
+    if args.bootstrap < 0:
+        raise SystemExit("housestyle meta-eval: error: --bootstrap must be >= 0")
+    results = meta_evaluate(list(args.mqm), list(args.reference_systems), n_bootstrap=args.bootstrap,
+                            seed=args.seed, exclude_systems=list(args.exclude_systems))
+    args.out.mkdir(parents=True, exist_ok=True)
+    parquet, markdown = args.out / "meta_eval.parquet", args.out / "meta_eval.md"
+    results.write_parquet(parquet)
+    command = "housestyle meta-eval " + " ".join(
+        [*(f"--mqm {p}" for p in args.mqm), *(f"--reference-system {r}" for r in args.reference_systems),
+         *(f"--exclude-system {e}" for e in args.exclude_systems),
+         f"--out {args.out}", f"--bootstrap {args.bootstrap}", f"--seed {args.seed}"])
+    interval = f"95% paired-bootstrap intervals over segments, {args.bootstrap} resamples, seed {args.seed}"
+    markdown.write_text(
+        "# Metric meta-evaluation against MQM\n\n"
+        f"Command: `{command}`\n\n{interval}. Human score = -MQM; segment level = flattened "
+        "(no grouping) tau-b; pooled accuracy over the union of system pairs, pooled correlations = "
+        "mean over language pairs.\n\n"
+        f"{results_markdown(results)}\n\n## Human MQM per system\n\n{mqm_markdown([load_mqm(p) for p in args.mqm])}\n\n"
+        f"## Signatures\n\n{signatures_markdown(results)}\n", encoding="utf-8")
+    rows = [{"lp": r["lp"], "metric": r["metric"], "references": r["references"], "level": r["level"],
+             "pairwise accuracy": _cell(r, "pairwise_accuracy"), "Pearson": _cell(r, "pearson"),
+             "Kendall": _cell(r, "kendall"), "systems": r["n_systems"]}
+            for r in results.iter_rows(named=True)]
+    print(text_table(rows, list(rows[0]) if rows else ["lp"]))
+    print(f"\n{interval}")
+    print(f"wrote {parquet} and {markdown}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Stand-alone entry (same as `housestyle meta-eval …`), handy for tests and scripts."""
+    from pipelines.errors import HousestyleError
+
+    parser = argparse.ArgumentParser(prog="housestyle")
+    register(parser.add_subparsers(dest="command", required=True))
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(words if words[:1] == ["meta-eval"] else ["meta-eval", *words])
+    try:
+        return int(args.func(args))
+    except HousestyleError as error:
+        print(f"housestyle meta-eval: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""`housestyle mine TM… --src en --tgt fr [--split NAME --splits FILE] --out DIR` and `housestyle diff A B`.
+
+``mine`` reads TMX/XLIFF/PO files, folders of them (a file's domain is its first sub-folder under
+the folder given, as in inbox/<client>/tm/) or an already ingested tm_units.parquet, and writes
+DIR/<client>/<set_version>/ (conventions.parquet/.jsonl, evidence.parquet, conflicts.parquet,
+manifest.json) and DIR/<client>/LATEST. ``diff`` prints added, removed and changed conventions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pipelines.errors import InputError
+
+
+def register(subparsers: Any) -> None:
+    mine = subparsers.add_parser("mine", help="mine a convention set from translation memories",
+                                 description="Mine a client's conventions from its TM into a versioned set.")
+    mine.add_argument("tm", nargs="+", type=Path, metavar="TM", help="TM files, folders, or a tm_units.parquet")
+    mine.add_argument("--src", required=True, help="source language (e.g. en)")
+    mine.add_argument("--tgt", required=True, help="target language (e.g. fr)")
+    mine.add_argument("--split", help="mine only this split of --splits (default: all units)")
+    mine.add_argument("--splits", type=Path, help="the client's splits.json")
+    mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local)")
+    mine.add_argument("--out", required=True, type=Path, metavar="DIR", help="rules_out root")
+    mine.set_defaults(func=run_mine)
+    diff = subparsers.add_parser("diff", help="added, removed and changed conventions between two sets",
+                                 description="Compare two convention sets (folders or files).")
+    diff.add_argument("a", type=Path, metavar="A")
+    diff.add_argument("b", type=Path, metavar="B")
+    diff.set_defaults(func=run_diff)
+
+
+def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
+    """Input files and, for files found under a folder argument, that folder (for domains)."""
+    from assets.inbox import input_files
+
+    files: list[Path] = []
+    roots: dict[Path, Path] = {}
+    for path in paths:
+        if path.is_dir():
+            for file in input_files(path):
+                files.append(file)
+                roots[file] = path
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError("no such file or folder", path=str(path))
+    return files, roots
+
+
+def run_mine(args: argparse.Namespace) -> int:
+
+    from pipelines.conventionset.build import mine_to_set
+    from pipelines.conventionset.version import sha256_file
+    from pipelines.ingest import domain_from_path, ingest_files
+    from pipelines.mining.corpus import read_units_for_mining
+
+    if (args.split is None) != (args.splits is None):
+        raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
+    files, roots = _files(list(args.tm))
+    # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
+    # path, so the same files mined from another checkout give the same set_version.
+    inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
+    if len(files) == 1 and files[0].suffix == ".parquet":
+        units = read_units_for_mining(files[0])
+    else:
+        with tempfile.TemporaryDirectory(prefix="housestyle-mine-") as tmp:
+            summary = ingest_files(files, client=args.client, out_dir=Path(tmp),
+                                   domain_of=lambda p: domain_from_path(p, roots[p]) if p in roots else None)
+            units = read_units_for_mining(Path(tmp) / "tm_units.parquet")
+            print(f"ingested {summary.units_kept:,} units ({summary.units_rejected:,} rejected) from {len(files)} file(s)")
+    written, result = mine_to_set(units, src_lang=args.src, tgt_lang=args.tgt, client=args.client, rules_out=args.out,
+                                  inputs=inputs, split=args.split, splits_file=args.splits)
+    by_rule = result.stats.get("by_rule", {})
+    print(f"mined {written.conventions} conventions from {result.stats.get('units', 0):,} units "
+          f"({', '.join(f'{k} {v}' for k, v in by_rule.items())}); {len(result.conflicts)} conflicts reported")
+    print(f"convention set: {written.path}")
+    print(f"set_version:    {written.set_version}")
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from pipelines.conventionset.diff import diff_sets, render
+
+    print(render(diff_sets(args.a, args.b)), end="")
+    return 0

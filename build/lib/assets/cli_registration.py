@@ -1,0 +1,172 @@
+"""`housestyle register | evaluate | review-sample | review-import`: the pre-registered gold comparison.
+
+register      freeze a registration spec (registrations/specs/<client>.json) into a new version.
+evaluate      gates → verdict → claim for one convention set; writes evaluation.json beside the set.
+review-sample draw N rules of a set for linguist review, reproducibly (seeded by the set version).
+review-import check a filled review file and file it where miner_evaluation finds it
+              (inbox/<client>/review/<set_version>.<ext>), printing the precision it gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipelines.errors import InputError, RegistrationError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+REVIEW_SUFFIXES = (".csv", ".tsv", ".parquet")
+
+
+def register(subparsers: Any) -> None:
+    reg = subparsers.add_parser("register", help="freeze a gold registration for a client (a new version)",
+                                description="Freeze gold files, splits hash and gates into registrations/<client>/vN/.")
+    source = reg.add_mutually_exclusive_group(required=True)
+    source.add_argument("--spec", type=Path, help="registration spec JSON (gold, splits, gates, claim_levels)")
+    source.add_argument("--client", help="use registrations/specs/<CLIENT>.json")
+    reg.add_argument("--root", type=Path, default=Path("."), help="repository root the spec's paths are relative to")
+    reg.set_defaults(func=run_register)
+
+    ev = subparsers.add_parser("evaluate", help="judge a convention set against a frozen registration",
+                               description="Gate results, verdict and claim level; writes evaluation.json beside the set.")
+    ev.add_argument("--registration", required=True, type=Path, help="registrations/<client>/<version>/")
+    ev.add_argument("--conventions", required=True, type=Path, help="a set folder or a conventions file")
+    ev.add_argument("--tm-units", type=Path, help="tm_units.parquet (default: ingest inbox/<client>/tm/ afresh)")
+    ev.add_argument("--review", type=Path, help="linguist review (CSV/TSV/Parquet) for the precision gate")
+    ev.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <repo>/inbox)")
+    ev.add_argument("--no-write", action="store_true", help="print only; do not write evaluation.json")
+    ev.add_argument("--strict", action="store_true", help="exit 1 when the verdict is fail")
+    ev.set_defaults(func=run_evaluate)
+
+    rs = subparsers.add_parser("review-sample", help="draw rules for linguist review (reproducible)",
+                               description="A uniform sample of N rules, seeded by the set version.")
+    rs.add_argument("--conventions", required=True, type=Path)
+    rs.add_argument("-n", type=int, default=50, help="sample size (default 50)")
+    rs.add_argument("--out", required=True, type=Path, help=".csv or .parquet to write")
+    rs.add_argument("--tm-units", type=Path, help="tm_units.parquet the set was mined from: each row then shows "
+                                                  "its first evidence unit (example_source, example_target)")
+    rs.set_defaults(func=run_review_sample)
+
+    ri = subparsers.add_parser("review-import", help="validate a filled review and file it for miner_evaluation",
+                               description="Copies the review to inbox/<client>/review/<set_version>.<ext>.")
+    ri.add_argument("review", type=Path)
+    ri.add_argument("--conventions", required=True, type=Path, help="the reviewed set (folder with manifest.json)")
+    ri.add_argument("--registration", required=True, type=Path, help="whose precision gate applies (and client)")
+    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <repo>/inbox)")
+    ri.set_defaults(func=run_review_import)
+
+
+def run_register(args: argparse.Namespace) -> int:
+    from pipelines.registration.freeze import (
+        freeze_registration,
+        load_registration,
+        read_spec,
+    )
+
+    spec_path = args.spec or args.root / "registrations" / "specs" / f"{args.client}.json"
+    if not spec_path.is_file():
+        raise RegistrationError(f"{spec_path}: no registration spec")
+    reg_dir = freeze_registration(read_spec(spec_path), root=args.root)
+    reg = load_registration(reg_dir, root=args.root)
+    print(f"froze {reg.client} {reg.version} at {reg_dir}")
+    print(f"registration_hash {reg.registration_hash}")
+    for gate in reg.gates:
+        print(f"  gate {gate.name}: {gate.metric} on {gate.split or '-'} >= {gate.threshold} (on fail: {gate.on_fail})")
+    return 0
+
+
+def _ingest_client(root: Path, inbox: Path, client: str, out_dir: Path) -> Path:
+    """tm_units of inbox/<client>/tm/ (domain = first sub-folder), ingested into ``out_dir``."""
+    from assets.inbox import tm_files
+    from pipelines.ingest import domain_from_path, ingest_files
+
+    files = tm_files(inbox, client)
+    if not files:
+        raise InputError("no translation memories to attest gold against (give --tm-units)", path=str(inbox / client / "tm"))
+    tm_root = inbox / client / "tm"
+    ingest_files(files, client=client, out_dir=out_dir, domain_of=lambda p: domain_from_path(p, tm_root))
+    return out_dir / "tm_units.parquet"
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from pipelines.registration.evaluate import evaluate, set_directory
+    from pipelines.registration.freeze import load_registration
+
+    reg_dir = args.registration.parent if args.registration.is_file() else args.registration
+    reg = load_registration(reg_dir)  # verify first: a tampered registration is reported before any ingest
+    root = reg_dir.resolve().parents[2]
+    inbox = args.inbox or root / "inbox"
+    with tempfile.TemporaryDirectory(prefix="housestyle-eval-") as tmp:
+        units = args.tm_units or _ingest_client(root, inbox, reg.client, Path(tmp))
+        result = evaluate(reg_dir, args.conventions, units, args.review)
+    for line in result.summary_lines():
+        print(line)
+    for gate in result.gates:
+        missed = gate.detail.get("missed") or []
+        if missed:
+            shown = ", ".join(m.get("gold_id") or f"{m['source']} → {m['target']}" for m in missed[:10])
+            print(f"  {gate.name} missed {len(missed)}: {shown}{' …' if len(missed) > 10 else ''}")
+    if not args.no_write:
+        print(f"wrote {result.write(set_directory(args.conventions))}")
+    return 1 if args.strict and result.verdict == "fail" else 0
+
+
+def _read_tm_units(path: Path) -> pl.DataFrame:
+    import polars as pl
+
+    if not path.is_file():
+        raise InputError("file not found", path=str(path))
+    try:
+        return pl.read_parquet(path, columns=["unit_id", "source", "target"])
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"not a tm_units table (unit_id, source, target): {exc}", path=str(path)) from None
+
+
+def run_review_sample(args: argparse.Namespace) -> int:
+    from pipelines.registration.evaluate import load_set
+    from pipelines.registration.review import review_sample
+
+    cset = load_set(args.conventions)
+    units = _read_tm_units(args.tm_units) if args.tm_units else None
+    sample = review_sample(cset.conventions, args.n, cset.set_version, units)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.out.suffix.lower() == ".parquet":
+        sample.write_parquet(args.out)
+    else:
+        sample.write_csv(args.out)
+    print(f"{sample.height} of {len(cset.conventions)} rules of set {cset.set_version} → {args.out}")
+    print("fill verdict (correct/incorrect), comment, reviewer, reviewer_role (linguist); engineers' rows never count")
+    return 0
+
+
+def run_review_import(args: argparse.Namespace) -> int:
+    from pipelines.registration.evaluate import load_set
+    from pipelines.registration.freeze import load_registration
+    from pipelines.registration.review import precision_gate, read_review
+
+    suffix = args.review.suffix.lower()
+    if suffix not in REVIEW_SUFFIXES:
+        raise InputError(f"review file must be one of {REVIEW_SUFFIXES}", path=str(args.review))
+    frame = read_review(args.review)
+    cset = load_set(args.conventions)
+    reg_dir = args.registration.parent if args.registration.is_file() else args.registration
+    reg = load_registration(reg_dir)
+    gates = [g for g in reg.gates if g.metric == "precision_under_review"]
+    if not gates:
+        raise RegistrationError(f"{reg_dir}: registration has no precision_under_review gate")
+    prec = precision_gate(frame, {c.convention_id for c in cset.conventions}, gates[0].threshold, gates[0].params)
+    inbox = args.inbox or reg_dir.resolve().parents[2] / "inbox"
+    dest = inbox / reg.client / "review" / f"{cset.set_version}{suffix}"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(args.review, dest)
+    value = "—" if prec.value is None else f"{prec.value:.3f}"
+    interval = "" if prec.interval is None else f" (Wilson 95% {prec.interval[0]:.3f}–{prec.interval[1]:.3f})"
+    print(f"{frame.height} rows: {prec.judged} linguist judgements, precision {value}{interval}; ignored {prec.ignored}")
+    print(f"gate {gates[0].name} (>= {gates[0].threshold}): {prec.status}{' — ' + prec.reason if prec.reason else ''}")
+    print(f"filed as {dest}; miner_evaluation reads it for set {cset.set_version}")
+    return 0

@@ -1,0 +1,84 @@
+"""`housestyle run [--client NAME]`: materialise the whole graph for one client, in-process, with progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from assets.instance import ensure_dagster_home
+from assets.resources import HousestyleSettings
+from pipelines.errors import ConfigError
+
+DEFAULT_CLIENT = "demo"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("run", help="materialise every asset for a client (default: the demo client)",
+                                   description="Run the whole asset graph for one client partition in this process.")
+    parser.add_argument("--client", default=DEFAULT_CLIENT, help=f"client folder under inbox/ (default: {DEFAULT_CLIENT})")
+    parser.set_defaults(func=run)
+
+
+def _materialisation_metadata(result: Any) -> dict[str, dict[str, Any]]:
+    """asset key → metadata values of its materialisation in this run."""
+    found: dict[str, dict[str, Any]] = {}
+    for event in result.get_asset_materialization_events():
+        materialization = event.step_materialization_data.materialization
+        found[materialization.asset_key.to_user_string()] = {k: v.value for k, v in materialization.metadata.items()}
+    return found
+
+
+def _print_outcome(settings: HousestyleSettings, client: str, produced: dict[str, dict[str, Any]]) -> None:
+    """Where the analyst finds things: TM tables, the convention set, the scoring report, the verdict."""
+    units = produced.get("tm_units")
+    if units:
+        print(f"tm_units:        {units.get('path')} ({units.get('dagster/row_count', 0):,} units)")
+        print(f"tm_rejects:      {settings.tm_rejects_path(client)}")
+    set_dir = settings.latest_set_dir(client)
+    print(f"convention set:  {set_dir if set_dir else '(none yet: add inbox/' + client + '/conventions/ or mine one)'}")
+    run_info = produced.get("scoring_run")
+    if run_info:
+        print(f"scoring run:     {run_info.get('run_dir')}")
+        print(f"report:          {run_info.get('report')}")
+    evaluation = set_dir / "evaluation.json" if set_dir else None
+    if evaluation is not None and evaluation.is_file():
+        data = json.loads(evaluation.read_text(encoding="utf-8"))
+        print(f"verdict:         {data.get('verdict')} (claim level: {data.get('claim_level')}; "
+              f"label: {data.get('label', 'indicative')})")
+
+
+def run(args: argparse.Namespace) -> int:
+    ensure_dagster_home()
+    from dagster import DagsterInstance
+
+    from assets.definitions import defs
+    from assets.jobs import CLIENT_JOB_NAME
+    from assets.partitions import CLIENTS_PARTITIONS_NAME
+    from assets.progress import progress_logger
+
+    settings = HousestyleSettings()
+    client = args.client
+    if not settings.client_dir(client).is_dir():
+        known = ", ".join(client_dirs(settings.inbox)) or "none"
+        raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
+    with DagsterInstance.get() as instance:
+        if not instance.has_dynamic_partition(CLIENTS_PARTITIONS_NAME, client):
+            instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, [client])
+        job = defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger})
+        print(f"housestyle run: client {client!r}, DAGSTER_HOME={instance.root_directory}", file=sys.stderr, flush=True)
+        result = job.execute_in_process(run_config={"loggers": {"progress": {}}}, partition_key=client,
+                                        instance=instance, raise_on_error=False,
+                                        tags={"housestyle/trigger": "cli"})
+        produced = _materialisation_metadata(result)
+    _print_outcome(settings, client, produced)
+    if not result.success:
+        print(f"housestyle run: the run for {client!r} failed (see the lines marked ✗ above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def client_dirs(inbox: Path) -> list[str]:
+    return sorted(p.name for p in inbox.iterdir() if p.is_dir()) if inbox.is_dir() else []

@@ -1,0 +1,77 @@
+"""Asset ``adequacy_meta_evaluation``: how well BLEU/chrF agree with expert MQM (issue 7).
+
+Unpartitioned (it is about metrics, not a client). By default it reads the WMT21 TED MQM files from
+the shared data folder; ``data_dir`` may be set in run config (or bound to
+``dagster.EnvVar("HOUSESTYLE_DATA")``), else $HOUSESTYLE_DATA is read at run time, else
+``../shared/data`` beside the repository. When the files are absent the asset says so in its
+metadata and writes nothing, rather than failing the run.
+"""
+
+# No `from __future__ import annotations` here: dagster must see the real MetaEvalConfig class in the
+# asset signature (a string annotation fails its config-type inference).
+import os
+from pathlib import Path
+
+from dagster import (
+    AssetExecutionContext,
+    Config,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
+
+from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
+from pipelines.metaeval.meta_eval import meta_evaluate
+from pipelines.metaeval.report import results_markdown, signatures_markdown
+
+ENV_DATA = "HOUSESTYLE_DATA"
+TED_FILES = ["wmt-mqm/ted/ende/mqm_ted_ende.tsv", "wmt-mqm/ted/zhen/mqm_ted_zhen.tsv"]
+
+
+class MetaEvalConfig(Config):
+    """Which MQM files (relative to data_dir unless absolute) and how to evaluate them."""
+
+    data_dir: str | None = None
+    # pydantic copies field defaults per instance, so these list defaults are not shared state
+    mqm_files: list[str] = TED_FILES
+    reference_systems: list[str] = ["ref"]  # noqa: RUF012
+    exclude_systems: list[str] = ["refB"]  # noqa: RUF012  (zh→en's second human translation)
+    n_bootstrap: int = 1000
+    seed: int = 0
+
+    def resolved_data_dir(self) -> Path:
+        if self.data_dir:
+            return Path(self.data_dir)
+        from_env = os.environ.get(ENV_DATA)
+        return Path(from_env) if from_env else REPO_ROOT_DEFAULT.parent / "shared" / "data"
+
+    def files(self) -> list[Path]:
+        root = self.resolved_data_dir()
+        return [Path(f) if Path(f).is_absolute() else root / f for f in self.mqm_files]
+
+
+@asset(group_name="adequacy", kinds={"polars"},
+       description="BLEU/chrF vs expert MQM: pairwise accuracy, Pearson, Kendall (system), Kendall tau-b "
+                   "(segment), 95% paired-bootstrap intervals, per language pair and pooled.")
+def adequacy_meta_evaluation(context: AssetExecutionContext, config: MetaEvalConfig,
+                             settings: HousestyleSettings) -> MaterializeResult:
+    files = config.files()
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        message = f"MQM data not found: {', '.join(missing)} (set data_dir or ${ENV_DATA})"
+        context.log.warning(message)
+        return MaterializeResult(metadata={"status": "skipped: data absent", "missing": message})
+    results = meta_evaluate(files, config.reference_systems, exclude_systems=config.exclude_systems,
+                            n_bootstrap=config.n_bootstrap, seed=config.seed)
+    out_dir = settings.storage / "adequacy_meta_evaluation"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    parquet = out_dir / "meta_eval.parquet"
+    results.write_parquet(parquet)
+    table = results_markdown(results)
+    (out_dir / "meta_eval.md").write_text(f"{table}\n\n{signatures_markdown(results)}\n", encoding="utf-8")
+    pooled = results.filter((results["lp"] == "pooled") & (results["level"] == "system"))
+    headline = {f"pooled {r['metric']} ({r['references']}) pairwise accuracy": float(r["pairwise_accuracy"])
+                for r in pooled.iter_rows(named=True) if r["pairwise_accuracy"] is not None}
+    return MaterializeResult(metadata={
+        "status": "ok", "path": MetadataValue.path(str(parquet)), "rows": results.height,
+        "table": MetadataValue.md(table), "n_bootstrap": config.n_bootstrap, "seed": config.seed, **headline})

@@ -1,0 +1,95 @@
+"""Where housestyle reads and writes: one resource, resolved at run time, never at import time.
+
+Each root is taken from (1) the resource field when set, (2) its environment variable, read when the
+path is asked for (so `dagster dev`, tests and the CLI can all point it elsewhere), (3) a default
+inside the project folder (``pipelines.project.resolve_project``: $HOUSESTYLE_ROOT, else the nearest
+folder upward from the working directory holding inbox/ and dagster.yaml; never the installed
+package's own folder). Deployments may also bind a field to ``dagster.EnvVar``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from dagster import ConfigurableResource
+
+from pipelines.project import ENV_ROOT, resolve_project
+
+# The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
+REPO_ROOT_DEFAULT = Path(__file__).resolve().parents[1]
+
+ENV_INBOX = "HOUSESTYLE_INBOX"
+ENV_RULES_OUT = "HOUSESTYLE_RULES_OUT"
+ENV_REGISTRATIONS = "HOUSESTYLE_REGISTRATIONS"
+ENV_STORAGE = "HOUSESTYLE_STORAGE"
+
+
+def _pick(field_value: str | None, env_name: str, default: Callable[[], Path]) -> Path:
+    """Field, else environment (read now, not at import), else the default (computed only when needed,
+    so a fully configured deployment never needs a project folder)."""
+    if field_value:
+        return Path(field_value)
+    from_env = os.environ.get(env_name)
+    return Path(from_env) if from_env else default()
+
+
+class HousestyleSettings(ConfigurableResource):
+    """The folders of one housestyle project (SPEC.md §1 client layout, §3 project folders)."""
+
+    repo_root: str | None = None
+    inbox_root: str | None = None
+    rules_out_root: str | None = None
+    registrations_root: str | None = None
+    storage_root: str | None = None
+
+    @property
+    def repo(self) -> Path:
+        """The project folder (field, else $HOUSESTYLE_ROOT, else found upward from the working directory)."""
+        return Path(self.repo_root) if self.repo_root else resolve_project()
+
+    @property
+    def inbox(self) -> Path:
+        """inbox/<client>/{tm,systems,generic,conventions}/ and splits.json."""
+        return _pick(self.inbox_root, ENV_INBOX, lambda: self.repo / "inbox")
+
+    @property
+    def rules_out(self) -> Path:
+        """rules_out/<client>/<set_version>/ — what analysts pull."""
+        return _pick(self.rules_out_root, ENV_RULES_OUT, lambda: self.repo / "rules_out")
+
+    @property
+    def registrations(self) -> Path:
+        return _pick(self.registrations_root, ENV_REGISTRATIONS, lambda: self.repo / "registrations")
+
+    @property
+    def storage(self) -> Path:
+        """Intermediate tables (tm_units, system outputs, ...): <storage>/<asset>/<client>/."""
+        return _pick(self.storage_root, ENV_STORAGE, lambda: self.repo / ".dagster" / "data")
+
+    def client_dir(self, client: str) -> Path:
+        return self.inbox / client
+
+    def asset_dir(self, asset: str, client: str) -> Path:
+        """The folder an asset writes for one client partition (created on demand)."""
+        path = self.storage / asset / client
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def tm_units_path(self, client: str) -> Path:
+        return self.storage / "tm_units" / client / "tm_units.parquet"
+
+    def tm_rejects_path(self, client: str) -> Path:
+        return self.storage / "tm_units" / client / "tm_rejects.parquet"
+
+    def client_rules_out(self, client: str) -> Path:
+        return self.rules_out / client
+
+    def latest_set_dir(self, client: str) -> Path | None:
+        """rules_out/<client>/<LATEST>/, or None when the client has no convention set yet."""
+        latest = self.client_rules_out(client) / "LATEST"
+        if not latest.is_file():
+            return None
+        version = latest.read_text(encoding="utf-8").strip()
+        return self.client_rules_out(client) / version if version else None

@@ -1,0 +1,128 @@
+"""system_outputs and scoring_run for one client (SPEC.md §1, bottom of the graph).
+
+The convention set itself is the ``convention_set`` asset of assets/mining.py (mined candidates plus
+authored rules from inbox/<client>/conventions/, published under rules_out/<client>/<set_version>/);
+scoring_run scores the client's LATEST set. A client without a set or without systems skips the
+dependent assets instead of failing.
+"""
+
+# No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+
+from assets.inbox import system_files
+from assets.metadata import md_table
+from assets.partitions import CLIENTS
+from assets.resources import HousestyleSettings
+from pipelines.conventions.io import load_conventions
+from pipelines.conventionset.version import sha256_file
+from pipelines.scoring.audit import audit_status
+from pipelines.scoring.runs import score_into_set
+from pipelines.segments import load_segments
+
+SYSTEMS_MANIFEST = "systems.json"
+
+
+def system_name(path: Path) -> str:
+    """fairseq.jsonl → fairseq; ref.tsv.gz → ref (the name scores and reports use)."""
+    name = path.name.removesuffix(".gz")
+    return Path(name).stem
+
+
+@asset(partitions_def=CLIENTS, group_name="scoring", output_required=False)
+def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
+    """The outputs to score: inbox/<client>/systems/<name>.<ext>, copied as read so a run can be replayed."""
+    client = context.partition_key
+    files = system_files(settings.inbox, client)
+    if not files:
+        context.log.warning(f"no system outputs for {client}: add inbox/{client}/systems/<name>.jsonl")
+        return
+    names = [system_name(p) for p in files]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"inbox/{client}/systems/: two files give system name(s) {duplicates}; one file per system")
+    out_dir = settings.asset_dir("system_outputs", client)
+    rows: list[dict[str, Any]] = []
+    manifest: dict[str, dict[str, Any]] = {}
+    for name, path in zip(names, files):
+        segments = load_segments(path)
+        copy = out_dir / path.name
+        shutil.copyfile(path, copy)
+        manifest[name] = {"path": copy.name, "sha256": sha256_file(copy), "segments": len(segments)}
+        rows.append({"system": name, "file": path.name, "segments": len(segments)})
+    (out_dir / SYSTEMS_MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    yield MaterializeResult(metadata={
+        "systems": len(files),
+        "per_system": MetadataValue.md(md_table(rows, ["system", "file", "segments"])),
+        "path": MetadataValue.path(str(out_dir)),
+    })
+
+
+def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tuple[Path, Path, str]:
+    """Sources and references (JSONL keyed by unit_id) from tm_units, for the set's target language.
+
+    When the set names no target language, the client's most frequent pair is scored; a unit id that
+    repeats (several files) keeps its first row, so the source file order decides.
+    """
+    units = pl.read_parquet(units_path, columns=["unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm"])
+    pairs = units.group_by("src_lang_norm", "tgt_lang_norm").len().sort("len", descending=True)
+    if tgt_langs:
+        pairs = pairs.filter(pl.col("tgt_lang_norm").is_in(sorted(tgt_langs)))
+    if pairs.is_empty():
+        raise ValueError(f"tm_units has no units for target language(s) {sorted(tgt_langs)}")
+    src, tgt = pairs.row(0)[:2]
+    chosen = units.filter((pl.col("src_lang_norm") == src) & (pl.col("tgt_lang_norm") == tgt)).unique(
+        "unit_id", keep="first", maintain_order=True)
+    source_path, reference_path = out_dir / "source.jsonl", out_dir / "reference.jsonl"
+    chosen.select(pl.col("unit_id").alias("id"), pl.col("source").alias("text")).write_ndjson(source_path)
+    chosen.select(pl.col("unit_id").alias("id"), pl.col("target").alias("text")).write_ndjson(reference_path)
+    return source_path, reference_path, f"{src}→{tgt}"
+
+
+@asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],
+       output_required=False)
+def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
+    """Score every system against the client's LATEST convention set; the run lands beside the set."""
+    client = context.partition_key
+    set_dir = settings.latest_set_dir(client)
+    systems_dir = settings.storage / "system_outputs" / client
+    if set_dir is None or not (systems_dir / SYSTEMS_MANIFEST).is_file():
+        context.log.warning(f"nothing to score for {client}: needs a convention set and system outputs")
+        return
+    manifest = json.loads((systems_dir / SYSTEMS_MANIFEST).read_text(encoding="utf-8"))
+    systems = {name: systems_dir / entry["path"] for name, entry in sorted(manifest.items())}
+    conventions = load_conventions(set_dir / "conventions.jsonl")
+    tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
+    inputs_dir = settings.asset_dir("scoring_run", client)
+    source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
+    context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair}")
+    run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
+                             reference_names=["tm_target"])
+    scores = pl.read_parquet(run_dir / "scores.parquet")
+    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    audit, audit_detail = audit_status(run_dir)
+    yield MaterializeResult(metadata={
+        "signature": run.get("signature", ""),
+        "audit": f"{audit}: {audit_detail}",
+        "run_dir": MetadataValue.path(str(run_dir)),
+        "report": MetadataValue.path(str(run_dir / "report.html")),
+        "set_version": set_dir.name,
+        "language_pair": pair,
+        "per_dimension": MetadataValue.md(_dimension_table(scores)),
+    })
+
+
+def _dimension_table(scores: pl.DataFrame) -> str:
+    """Systems × dimensions: score per dimension = 100 × passed / scored over its conventions."""
+    per_dim = (scores.group_by("dimension", "system").agg(pl.col("scored").sum(), pl.col("passed").sum())
+               .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
+                             .otherwise(None).alias("score")))
+    wide = per_dim.pivot(on="system", index="dimension", values="score").sort("dimension")
+    return md_table(wide.to_dicts(), wide.columns)

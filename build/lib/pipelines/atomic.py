@@ -1,0 +1,178 @@
+"""One way to write a file or a folder so that readers see it whole or not at all.
+
+Why one module: a fixed temporary name (``.<name>.tmp``) lets two writers of one file tear each
+other's output (one renames the other's half-written file, the other then fails), and a crash
+between "write" and "rename" must leave only a temporary that the next writer ignores. So:
+
+- every temporary name is unique (pid + random), beside its target (same filesystem: the rename is
+  atomic), and starts with ``.`` and ends with ``.tmp`` so globbing readers never pick it up;
+- data is fsynced before the rename, and the folder after it, so a power cut cannot publish an
+  empty file under the final name;
+- on any exception the temporary is removed, and the target is untouched.
+
+``stale_temporaries`` finds temporaries left by a killed process (SIGKILL runs no cleanup), so a
+later writer can remove them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+TMP_SUFFIX = ".tmp"
+
+
+def temporary_name(final: Path) -> Path:
+    """A unique temporary path beside ``final`` (hidden, ``.tmp``-suffixed)."""
+    return final.with_name(f".{final.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}{TMP_SUFFIX}")
+
+
+def _fsync_path(path: Path) -> None:
+    """fsync a file, or a folder's entry table (best effort where the OS refuses folders)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _fsync_tree(path: Path) -> None:
+    if path.is_dir():
+        for child in path.rglob("*"):
+            if child.is_file():
+                _fsync_path(child)
+        for folder in [*sorted((p for p in path.rglob("*") if p.is_dir()), reverse=True), path]:
+            _fsync_path(folder)
+    else:
+        _fsync_path(path)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+@contextmanager
+def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
+    """Yield a temporary path; on success it replaces ``final`` in one rename, on error it is removed.
+
+    The caller writes a file at the yielded path (any writer: polars, pyarrow, open()).
+    """
+    final = Path(final)
+    tmp = temporary_name(final)
+    try:
+        yield tmp
+        if durable:
+            _fsync_path(tmp)
+        os.replace(tmp, final)
+    except BaseException:
+        _remove(tmp)
+        raise
+    if durable:
+        _fsync_path(final.parent)
+
+
+def write_bytes(final: Path, data: bytes) -> Path:
+    """Write ``data`` to ``final`` atomically."""
+    with atomic_path(final) as tmp:
+        tmp.write_bytes(data)
+    return Path(final)
+
+
+def write_text(final: Path, text: str) -> Path:
+    """Write UTF-8 ``text`` to ``final`` atomically."""
+    return write_bytes(final, text.encode("utf-8"))
+
+
+def write_with(final: Path, write: Callable[[Path], object]) -> Path:
+    """Call ``write(tmp_path)`` and publish the result atomically (``frame.write_parquet`` etc.)."""
+    with atomic_path(final) as tmp:
+        write(tmp)
+    return Path(final)
+
+
+@contextmanager
+def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
+    """Yield a fresh temporary folder beside ``final``; on success it becomes ``final``.
+
+    ``final`` must not exist yet (a folder cannot be replaced in one atomic rename when it is not
+    empty); if it appears meanwhile (a concurrent writer won), ``FileExistsError`` is raised and the
+    temporary is removed — callers whose folder names are content hashes may treat that as done.
+    """
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temporary_name(final)
+    tmp.mkdir()
+    try:
+        yield tmp
+        if durable:
+            _fsync_tree(tmp)
+        if final.exists():
+            raise FileExistsError(f"{final} already exists")
+        os.rename(tmp, final)
+    except BaseException:
+        _remove(tmp)
+        raise
+    if durable:
+        _fsync_path(final.parent)
+
+
+def stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> list[Path]:
+    """Temporaries (files or folders) left in ``folder`` by writers that died before renaming.
+
+    A temporary of a live process in this machine is never listed (its pid is in the name).
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    now = time.time()
+    stale: list[Path] = []
+    for path in folder.iterdir():
+        name = path.name
+        if not (name.startswith(".") and name.endswith(TMP_SUFFIX)):
+            continue
+        pid_part = name[: -len(TMP_SUFFIX)].rsplit(".", 1)[-1].split("-", 1)[0]
+        if pid_part.isdigit() and _alive(int(pid_part)):
+            continue
+        try:
+            age = now - path.lstat().st_mtime
+        except FileNotFoundError:
+            continue
+        if age >= older_than_seconds:
+            stale.append(path)
+    return stale
+
+
+def remove_stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> int:
+    """Remove what ``stale_temporaries`` lists; returns how many were removed."""
+    stale = stale_temporaries(folder, older_than_seconds=older_than_seconds)
+    for path in stale:
+        _remove(path)
+    return len(stale)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

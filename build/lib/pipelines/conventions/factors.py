@@ -1,0 +1,145 @@
+"""Required literal factors of a regex: a prefilter that lets the engine skip segments safely.
+
+For a pattern P we compute a set F of literal strings such that every match of P contains at least
+one string of F. Segments whose (folded) text contains none of F cannot match, so the engine runs
+Python ``re`` only on the few segments an Aho–Corasick pass flags. The semantics stay Python ``re``'s:
+the factors only ever remove segments that provably cannot match (a superset filter), never decide
+a match. Hand-written because no installed library exposes RE2-style prefilters for Python ``re``
+syntax (lookaround, backreferences, possessive quantifiers all stay allowed: they are simply
+treated as "no requirement").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import product
+from re import _constants as C  # type: ignore[attr-defined]
+from re import _parser as sre  # type: ignore[attr-defined]
+from typing import Any
+
+MAX_SET = 64  # largest literal alternative set we keep (bigger = weaker filter, more AC patterns)
+_SPACE_CHARS = frozenset(chr(c) for c in range(0x110000) if re.match(r"\s", chr(c)))
+
+
+class _Unsupported(Exception):
+    """The pattern uses something whose literal content we do not model (e.g. inline case flags)."""
+
+
+Strings = frozenset[str] | None
+
+
+def _cat(a: frozenset[str], b: frozenset[str]) -> frozenset[str] | None:
+    if len(a) * len(b) > MAX_SET:
+        return None
+    return frozenset(x + y for x, y in product(a, b))
+
+
+def _class_set(items: Any) -> Strings:
+    chars: set[str] = set()
+    for op, av in items:
+        if op is C.NEGATE:
+            return None
+        if op is C.LITERAL:
+            chars.add(chr(av))
+        elif op is C.RANGE:
+            lo, hi = av
+            if hi - lo > MAX_SET:
+                return None
+            chars.update(chr(c) for c in range(lo, hi + 1))
+        elif op is C.CATEGORY and av is C.CATEGORY_SPACE:
+            chars.update(_SPACE_CHARS)
+        else:
+            return None
+    return frozenset(chars) if len(chars) <= MAX_SET else None
+
+
+def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """Prefer the factor set whose shortest string is longest, then the smaller set."""
+    cands = [s for s in (a, b) if s and "" not in s]
+    if not cands:
+        return None
+    return max(cands, key=lambda s: (min(len(x) for x in s), -len(s)))
+
+
+def _node(op: Any, av: Any) -> tuple[Strings, Strings]:
+    """(exact set, factor set) of one parse node; None = unknown / no requirement."""
+    if op is C.LITERAL:
+        return frozenset({chr(av)}), None
+    if op is C.IN:
+        return _class_set(av), None
+    if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+        return frozenset({""}), None  # zero width: only removes matches, so "" is a safe model
+    if op is C.SUBPATTERN:
+        _group, add_flags, del_flags, sub = av
+        if add_flags or del_flags:
+            raise _Unsupported
+        return _seq(sub)
+    if op is getattr(C, "ATOMIC_GROUP", None):
+        return _seq(av)
+    if op is C.BRANCH:
+        parts = [_seq(alt) for alt in av[1]]
+        exact: Strings = frozenset()
+        for e, _f in parts:
+            exact = None if e is None or exact is None else exact | e
+        if exact is not None and len(exact) > MAX_SET:
+            exact = None
+        factor: Strings = frozenset()
+        for e, f in parts:
+            best = _better(e, f)
+            factor = None if best is None or factor is None else factor | best
+        return exact, (factor if factor else None)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT) or op is getattr(C, "POSSESSIVE_REPEAT", None):
+        lo, hi, sub = av
+        e, f = _seq(sub)
+        if lo == 0:
+            return None, None
+        exact = None
+        if e is not None and lo == hi and lo <= 3:
+            exact = frozenset({""})
+            for _ in range(lo):
+                exact = _cat(exact, e) if exact is not None else None
+        return exact, _better(e, f)
+    return None, None  # ANY, NOT_LITERAL, CATEGORY outside a class, GROUPREF, GROUPREF_EXISTS…
+
+
+def _seq(items: Any) -> tuple[Strings, Strings]:
+    """(exact set, factor set) of a sequence: concatenate exact runs, keep the best factor seen."""
+    run: frozenset[str] | None = frozenset({""})
+    exact_all = True
+    best: Strings = None
+    for op, av in items:
+        e, f = _node(op, av)
+        best = _better(best, f)
+        if e is None:
+            best = _better(best, run)
+            run = frozenset({""})
+            exact_all = False
+            continue
+        joined = _cat(run, e) if run is not None else None
+        if joined is None:
+            best = _better(best, run)
+            run = e
+            exact_all = False
+        else:
+            run = joined
+    best = _better(best, run)
+    return (run if exact_all else None), best
+
+
+@lru_cache(maxsize=16384)
+def required_factors(pattern: str) -> tuple[str, ...] | None:
+    """Literal strings one of which occurs in every match of ``pattern``; None when no such set is
+    known (the engine must then run the regex on every applicable segment)."""
+    try:
+        parsed = sre.parse(pattern)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    try:
+        exact, factor = _seq(parsed.data if hasattr(parsed, "data") else parsed)
+    except _Unsupported:
+        return None
+    best = _better(exact, factor)
+    return None if best is None else tuple(sorted(best))

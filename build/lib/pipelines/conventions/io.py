@@ -1,0 +1,227 @@
+"""Read and write convention sets: JSONL, JSON, Parquet, YAML (and a convention-set directory).
+
+Every row is type-checked and validated; an error names the file, the row (line for JSONL) or
+the convention id, and the field. Unknown fields are kept in ``extra`` (other tools may add
+columns), except near-misses of a known field name (``expected_term``), which are refused: a typo
+would otherwise silently drop a requirement.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import polars as pl
+import yaml
+from rapidfuzz.distance import Levenshtein
+
+from pipelines.conventions.model import Convention, canonical_json, convention_id_of
+from pipelines.conventions.validate import validate_conventions
+from pipelines.errors import ConventionError, InputError
+
+_FIELDS = {f.name: f for f in fields(Convention)}
+_STR_LISTS = ("expected_terms", "wrong_variants", "evidence_unit_ids", "counter_unit_ids")
+_BOOLS = ("src_regex", "regex")
+_OPT_STRS = ("src", "src_match_mode", "src_lang", "tgt_lang", "mqm_category", "note")
+_STRS = ("dimension", "rule", "match_mode", "origin", "status")
+
+CONVENTIONS_SCHEMA: dict[str, pl.DataType] = {
+    "convention_id": pl.Utf8(),
+    "dimension": pl.Utf8(),
+    "rule": pl.Utf8(),
+    "src_lang": pl.Utf8(),
+    "tgt_lang": pl.Utf8(),
+    "src": pl.Utf8(),
+    "src_regex": pl.Boolean(),
+    "src_match_mode": pl.Utf8(),
+    "expected_terms": pl.List(pl.Utf8),
+    "wrong_variants": pl.List(pl.Utf8),
+    "regex": pl.Boolean(),
+    "match_mode": pl.Utf8(),
+    "params": pl.Utf8(),  # JSON object text: params differ per rule type, a struct cannot hold them
+    "mqm_category": pl.Utf8(),
+    "origin": pl.Utf8(),
+    "status": pl.Utf8(),
+    "support": pl.Int64(),
+    "consistency": pl.Float64(),
+    "evidence_unit_ids": pl.List(pl.Utf8),
+    "counter_unit_ids": pl.List(pl.Utf8),
+    "note": pl.Utf8(),
+}
+
+
+def _fail(message: str, where: str, field: str | None, path: Path) -> ConventionError:
+    return ConventionError(message, convention=where, field=field, path=str(path))
+
+
+def convention_from_dict(row: dict[str, Any], *, where: str, path: Path) -> Convention:
+    """Type-check one row and build the Convention (``where`` names it in errors, e.g. ``line 3``)."""
+    if not isinstance(row, dict):
+        raise _fail(f"a convention must be a JSON object, got {type(row).__name__}", where, None, path)
+    known: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in _FIELDS and key != "extra":
+            known[key] = value
+            continue
+        near = [name for name in _FIELDS if Levenshtein.distance(key, name) <= 2 and name not in row]
+        if near:
+            raise _fail(f"unknown field {key!r} (did you mean {near[0]!r}?)", where, key, path)
+        extra[key] = value
+    for name in ("dimension", "rule"):
+        if known.get(name) is None:
+            raise _fail(f"missing required field {name!r}", where, name, path)
+    for name in _STRS:
+        if name in known and known[name] is None and name in ("match_mode", "origin", "status"):
+            del known[name]  # null = default
+        if name in known and not isinstance(known[name], str):
+            raise _fail(f"must be a string, got {known[name]!r}", where, name, path)
+    for name in _OPT_STRS:
+        if known.get(name) is not None and not isinstance(known[name], str):
+            raise _fail(f"must be a string or null, got {known[name]!r}", where, name, path)
+    for name in _BOOLS:
+        if known.get(name) is None:
+            known.pop(name, None)
+        elif not isinstance(known[name], bool):
+            raise _fail(f"must be true or false, got {known[name]!r}", where, name, path)
+    for name in _STR_LISTS:
+        value = known.get(name)
+        if value is None:
+            known.pop(name, None)
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _fail(f"must be a list of strings, got {value!r}", where, name, path)
+    params = known.get("params")
+    if params is None:
+        known.pop("params", None)
+    elif isinstance(params, str):
+        try:
+            known["params"] = json.loads(params) if params.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise _fail(f"params is not valid JSON: {exc}", where, "params", path) from None
+    if not isinstance(known.get("params", {}), dict):
+        raise _fail("params must be a JSON object", where, "params", path)
+    if known.get("support") is not None and (not isinstance(known["support"], int) or isinstance(known["support"], bool)):
+        raise _fail("must be an integer", where, "support", path)
+    if known.get("consistency") is not None and not isinstance(known["consistency"], (int, float)):
+        raise _fail("must be a number", where, "consistency", path)
+    given_id = known.pop("convention_id", None) or ""
+    conv = Convention(**known)
+    conv.extra = extra
+    if given_id and given_id != convention_id_of(conv):
+        raise _fail(
+            f"convention_id {given_id!r} does not match its semantic fields (expected {conv.convention_id!r}): "
+            "the row was edited without recomputing the id",
+            where, "convention_id", path,
+        )
+    return conv
+
+
+def _rows_jsonl(path: Path) -> Iterator[tuple[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield f"line {number}", json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=str(path), location=number) from None
+
+
+def _rows_document(path: Path, data: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(data, dict) and "conventions" in data:
+        data = data["conventions"]
+    if not isinstance(data, list):
+        raise InputError("expected a list of conventions (or {\"conventions\": [...]})", path=str(path))
+    for index, row in enumerate(data, start=1):
+        yield f"#{index}", row
+
+
+def _rows(path: Path) -> Iterator[tuple[str, Any]]:
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        yield from _rows_jsonl(path)
+    elif suffix == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc.msg}", path=str(path), location=exc.lineno) from None
+        yield from _rows_document(path, data)
+    elif suffix in (".yaml", ".yml"):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            raise InputError(f"invalid YAML: {exc}", path=str(path), location=None if mark is None else mark.line + 1) from None
+        yield from _rows_document(path, data)
+    elif suffix == ".parquet":
+        frame = pl.read_parquet(path)
+        for index, row in enumerate(frame.to_dicts(), start=1):
+            yield f"row {index}", {k: v for k, v in row.items()}
+    else:
+        raise InputError(f"unsupported convention file type {suffix!r} (jsonl, json, yaml, parquet)", path=str(path))
+
+
+def resolve_conventions_path(path: Path) -> Path:
+    """A convention-set directory holds conventions.parquet (preferred) or conventions.jsonl."""
+    if path.is_dir():
+        for name in ("conventions.parquet", "conventions.jsonl"):
+            if (path / name).is_file():
+                return path / name
+        raise InputError("no conventions.parquet or conventions.jsonl in this directory", path=str(path))
+    if not path.is_file():
+        raise InputError("file not found", path=str(path))
+    return path
+
+
+def load_conventions(path: Path, *, regex_guard: bool = True) -> list[Convention]:
+    """Load and validate a convention set; raise ConventionError / InputError naming the file,
+    the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process)."""
+    path = resolve_conventions_path(Path(path))
+    conventions: list[Convention] = []
+    labels: list[str] = []
+    for where, row in _rows(path):
+        conv = convention_from_dict(row, where=where, path=path)
+        conventions.append(conv)
+        labels.append(f"{where} ({conv.convention_id})")
+    validate_conventions(conventions, path=str(path), labels=labels, regex_guard=regex_guard)
+    return conventions
+
+
+def _record(conv: Convention) -> dict[str, Any]:
+    record = {name: getattr(conv, name) for name in CONVENTIONS_SCHEMA}
+    return record
+
+
+def conventions_frame(conventions: Iterable[Convention]) -> pl.DataFrame:
+    """The Parquet layout (params as JSON text)."""
+    rows = []
+    for conv in conventions:
+        record = _record(conv)
+        record["params"] = canonical_json(conv.params)
+        rows.append(record)
+    return pl.DataFrame(rows, schema=CONVENTIONS_SCHEMA, orient="row") if rows else pl.DataFrame(schema=CONVENTIONS_SCHEMA)
+
+
+def write_conventions(conventions: Sequence[Convention], path: Path) -> Path:
+    """Write ``.jsonl`` (one object a line, ids included), ``.json`` or ``.parquet`` by suffix."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        conventions_frame(conventions).write_parquet(path)
+    elif suffix in (".jsonl", ".json"):
+        records = []
+        for conv in conventions:
+            record = _record(conv)
+            record.update({k: v for k, v in conv.extra.items() if k not in record})
+            records.append(record)
+        if suffix == ".jsonl":
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        else:
+            text = json.dumps(records, ensure_ascii=False, indent=1) + "\n"
+        path.write_text(text, encoding="utf-8")
+    else:
+        raise InputError(f"unsupported convention file type {suffix!r} (jsonl, json, parquet)", path=str(path))
+    return path

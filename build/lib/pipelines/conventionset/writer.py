@@ -1,0 +1,93 @@
+"""Write a mined set as rules_out/<client>/<set_version>/ exactly as SPEC §2 says, plus LATEST.
+
+conventions.parquet and conventions.jsonl (one convention a line, sorted by id; the jsonl also
+carries the miner's extra fields such as ``dice`` or ``variant``), evidence.parquet
+(convention_id, unit_id, role), conflicts.parquet (reported, never resolved silently),
+suspect_units.parquet (units the term rules left out as misaligned, with their test figures) and
+manifest.json. Every file is a pure function of its content (sorted rows, sorted keys, no
+timestamps), so the same input gives byte-identical output. Files are replaced atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipelines.conventions.io import conventions_frame
+from pipelines.conventions.model import Convention
+from pipelines.conventionset.version import (
+    SET_FORMAT,
+    code_version,
+    resource_versions,
+    set_version_of,
+)
+from pipelines.mining.conflicts import conflict_rows
+from pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult
+
+SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
+CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenSet:
+    set_version: str
+    path: Path
+    conventions: int
+
+
+def _atomic(path: Path, write: Any) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def _jsonl(conventions: list[Convention]) -> str:
+    lines = []
+    for conv in conventions:
+        record = {k: v for k, v in conv.to_dict().items() if k != "extra"}
+        record.update({k: v for k, v in sorted(conv.extra.items()) if k not in record})
+        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    return "".join(lines)
+
+
+def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Mapping[str, str],
+              params: Mapping[str, Any], split: str | None, src_lang: str, tgt_lang: str) -> WrittenSet:
+    """Write the set and point LATEST at it; returns where it went."""
+    conventions = sorted(result.conventions, key=lambda c: c.convention_id)
+    version = set_version_of(conventions, inputs, params)
+    client_dir = Path(rules_out) / client
+    set_dir = client_dir / version
+    set_dir.mkdir(parents=True, exist_ok=True)
+    _atomic(set_dir / "conventions.jsonl", lambda p: p.write_text(_jsonl(conventions), encoding="utf-8"))
+    _atomic(set_dir / "conventions.parquet", lambda p: conventions_frame(conventions).write_parquet(p))
+    evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA).sort("convention_id", "role", "unit_id")
+    _atomic(set_dir / "evidence.parquet", lambda p: evidence.write_parquet(p))
+    conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
+    _atomic(set_dir / "conflicts.parquet", lambda p: conflicts.write_parquet(p))
+    suspects = pl.DataFrame(result.suspects, schema=SUSPECT_SCHEMA).sort("unit_id")
+    _atomic(set_dir / "suspect_units.parquet", lambda p: suspects.write_parquet(p))
+    by_rule: dict[str, int] = {}
+    for conv in conventions:
+        by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
+    manifest = {
+        "format": SET_FORMAT, "set_version": version, "client": client, "code_version": code_version(),
+        "resources": resource_versions(),
+        "language_pairs": sorted({f"{c.src_lang or '*'}→{c.tgt_lang or '*'}" for c in conventions}),
+        "src_lang": src_lang, "tgt_lang": tgt_lang,
+        "split": split, "inputs": dict(sorted(inputs.items())), "params": dict(params),
+        "conventions": len(conventions), "by_rule": dict(sorted(by_rule.items())),
+        "conflicts": conflicts.height, "evidence_rows": evidence.height, "suspect_units": suspects.height,
+        "stats": result.stats,
+        "files": ["conventions.parquet", "conventions.jsonl", "evidence.parquet", "conflicts.parquet",
+                  "suspect_units.parquet", "manifest.json"],
+    }
+    text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    _atomic(set_dir / "manifest.json", lambda p: p.write_text(text, encoding="utf-8"))
+    _atomic(client_dir / "LATEST", lambda p: p.write_text(version + "\n", encoding="utf-8"))
+    return WrittenSet(version, set_dir, len(conventions))

@@ -1,0 +1,166 @@
+"""French number and gender forms of a rendering, so a rule requires the term, not one grammatical form.
+
+WHY: a required term is a choice of words; its grammatical number follows the sentence, and an
+English adjective or participle (``suspended``, ``imperative``) does not inflect while its French
+rendering does. A rule listing only the forms its TM happened to use fails correct outputs
+(``interactions humaines`` mandated, ``interaction humaine`` written). The TM rarely attests a whole
+paradigm, and no maintained Python package inflects French offline (``inflecteur`` fetches the DELA
+dictionary at run time; spaCy's lookup tables only map forms to lemmas and miss rare technical
+words), so the regular rules of French agreement are written here.
+
+Over-generation is cheap by construction: a generated string that is not a French word never occurs
+in an output, so it only widens an alternation. What is never generated: gender of nouns (``patient``
+→ ``patiente`` is another word), forms of complements after a preposition (``port du masque``:
+``masque`` keeps its number), verb conjugations.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PREPOSITION_OR_DETERMINER = frozenset({"ADP", "DET", "CCONJ", "SCONJ", "PRON", "PUNCT"})
+_PARTICIPLE = re.compile(r"(?:é|i|u|is|it|ert|int|uit)$")
+_WORD_SPLIT = re.compile(r"\s+|(?<=')")
+
+
+def plural(word: str) -> set[str]:
+    """Plural forms of a singular noun or adjective (irregular families give both candidates)."""
+    if word.endswith(("s", "x", "z")):
+        return {word}
+    if word.endswith("al"):  # the -als exceptions (festivals, finals) are attested forms when used
+        return {word[:-2] + "aux"}
+    if word.endswith("ail"):
+        return {word + "s", word[:-3] + "aux"}
+    if word.endswith(("eau", "au", "eu")):
+        return {word + "x", word + "s"}
+    if word.endswith("ou"):
+        return {word + "s", word + "x"}
+    return {word + "s"}
+
+
+def feminine(word: str) -> set[str]:
+    """Feminine singular of a masculine singular adjective or participle (regular patterns)."""
+    if word.endswith(("e", "a", "o")) and not word.endswith("é"):  # rapide, multimédia, bio
+        return {word}
+    for masc, fem in (("eux", "euse"), ("eur", "euse"), ("if", "ive"), ("el", "elle"), ("eil", "eille"),
+                      ("ien", "ienne"), ("on", "onne"), ("er", "ère"), ("et", "ète"), ("c", "que"), ("gu", "guë")):
+        if word.endswith(masc):
+            out = {word[: -len(masc)] + fem}
+            if masc in ("eur", "et", "c"):  # supérieur → supérieure, net → nette, public → publique
+                out.add(word + "e")
+                if masc == "et":
+                    out.add(word + "te")
+            return out
+    return {word + "e"}
+
+
+def adjective_forms(lemma: str) -> set[str]:
+    """The four agreement forms of an adjective or participle from its masculine singular."""
+    forms = {lemma} | plural(lemma)
+    for fem in feminine(lemma):
+        forms |= {fem, fem + "s"}
+    return forms
+
+
+def singular_of(word: str, lemma: str) -> set[str]:
+    """Singular of an adjective form, its gender kept (``humaines`` → ``humaine``, ``sociaux`` → ``social``)."""
+    if word == lemma or word in feminine(lemma):
+        return {word}
+    if word in plural(lemma):
+        return {lemma}
+    for fem in feminine(lemma):
+        if word == fem + "s":
+            return {fem}
+    return {word[:-1]} if word.endswith("s") and len(word) > 3 else {word}
+
+
+def participle_bases(form: str) -> set[str]:
+    """Masculine singular candidates of a past-participle form (``suspendues`` → ``suspendu``; ``mis``
+    is its own base and also read as a plural of ``mi``: both are kept, the spare one never matches)."""
+    bases = set()
+    for ending in ("es", "e", "s", ""):
+        stem = form[: len(form) - len(ending)]
+        if form.endswith(ending) and _PARTICIPLE.search(stem) and not (ending == "" and form.endswith("e") and not form.endswith("é")):
+            bases.add(stem)
+    return {b for b in bases if not b.endswith("e") or b.endswith("é")}
+
+
+def one_word_forms(form: str, lemma: str, pos: str) -> set[str]:
+    """Forms of a one-word rendering: both numbers of a noun, the whole agreement paradigm of an
+    adjective or of a verb's past participle."""
+    if pos == "NOUN":
+        return {lemma} | plural(lemma) if form in {lemma} | plural(lemma) else {form}
+    if pos == "ADJ" and (form.startswith(lemma) or not participle_bases(form)):
+        return adjective_forms(lemma) | {form}
+    if pos in ("ADJ", "VERB", "AUX"):  # a participle (tagged ADJ, its lemma the infinitive: limitées)
+        return {form}.union(*(adjective_forms(b) for b in participle_bases(form)))
+    return {form}
+
+
+def _numbers(word: str, lemma: str, pos: str) -> tuple[set[str], set[str]] | None:
+    """(singular forms, plural forms) of a word of a noun phrase's head, gender kept; None for a
+    word that does not agree (a finite verb: the rendering is a clause, left as it is)."""
+    if pos == "X":  # frozen (a copy of the source)
+        return {word}, {word}
+    if pos == "NOUN":
+        if word not in {lemma} | plural(lemma):
+            return None
+        return {lemma}, plural(lemma)
+    if pos == "ADJ":
+        singular = singular_of(word, lemma)
+    elif pos in ("VERB", "AUX") and participle_bases(word):
+        feminine_form = word.endswith(("e", "es")) and not word.endswith(("é", "és"))
+        singular = {b + "e" if feminine_form else b for b in participle_bases(word)}
+    else:
+        return None
+    return singular, {p for s in singular for p in plural(s)}
+
+
+def phrase_forms(form: str, lemmas: list[str], tags: list[str]) -> set[str]:
+    """Both numbers of a multiword rendering's head phrase: the words before the first preposition
+    or determiner agree with the head noun and change number together; the complement stays."""
+    words = [w for w in _WORD_SPLIT.split(form) if w]
+    if len(lemmas) != len(tags):
+        return {form}
+    cut = next((i for i, t in enumerate(tags) if t in _PREPOSITION_OR_DETERMINER), len(tags))
+    # the head must be plain words, one per tag; past it a contraction (du = de + le) may differ
+    if cut == 0 or len(words) < cut or (cut == len(tags) and len(words) != cut):
+        return {form}
+    if "NOUN" not in tags[:cut]:
+        if cut == 1 and tags[0] in ("VERB", "AUX") and participle_bases(words[0]):  # mis en quarantaine
+            return {_join([w, *words[1:]]) for w in one_word_forms(words[0], lemmas[0], tags[0])}
+        return {form}
+    options = [_numbers(w, lemma, t) for w, lemma, t in zip(words[:cut], lemmas[:cut], tags[:cut])]
+    if any(o is None for o in options):
+        return {form}
+    out = {form}
+    for number in (0, 1):
+        variants: list[list[str]] = [[]]
+        for option in options:
+            assert option is not None
+            variants = [v + [w] for v in variants for w in sorted(option[number])]
+        out |= {_join(v + words[cut:]) for v in variants}
+    return out
+
+
+def _join(words: list[str]) -> str:
+    """Words rejoined as the split found them: a space, or nothing after an apostrophe."""
+    text = ""
+    for word in words:
+        text += word if not text or text.endswith("'") else " " + word
+    return text
+
+
+def forms(form: str, lemma_key: str, pos_key: str, frozen: frozenset[str] = frozenset()) -> set[str]:
+    """Every number/gender form of one attested ``form`` of a rendering (lemma and POS sequences
+    space-separated, as the candidate tables hold them). Renderings with digits (``oc43``) and words
+    in ``frozen`` (copied from the source term: names, acronyms, ``aice``) are left as they are."""
+    if not all(c.isalpha() or c in " '-" for c in form) or form in frozen:
+        return {form}
+    # a lemmatiser that left a plural as the lemma (inflammatoires): no masculine singular ends in -es
+    lemmas = [lemma[:-1] if lemma.endswith("es") and len(lemma) > 4 else lemma for lemma in lemma_key.split(" ")]
+    tags = pos_key.split(" ")
+    if len(lemmas) == 1 and len(tags) == 1 and " " not in form and "'" not in form:
+        return one_word_forms(form, lemmas[0], tags[0])
+    words = [w for w in _WORD_SPLIT.split(form) if w]
+    return phrase_forms(form, lemmas, ["X" if i < len(words) and words[i] in frozen else t for i, t in enumerate(tags)])

@@ -1,0 +1,125 @@
+"""Mine one language pair of a tm_units table into candidate conventions (the ``convention_candidates``).
+
+Families are an explicit registry. Term rules measure themselves (Aho–Corasick over all units);
+every other family proposes conventions that ``verify`` scores on the units with the reference
+checker and keeps when support and consistency pass the thresholds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.conflicts import dimension_conflicts
+from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
+from pipelines.mining.numeric import mine_numeric
+from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from pipelines.mining.patterns.base import Family, mine_family
+from pipelines.mining.patterns.casing import mine_casing
+from pipelines.mining.patterns.currency import FAMILIES as CURRENCY_FAMILIES
+from pipelines.mining.patterns.dates import mine_dates
+from pipelines.mining.patterns.quotes import mine_quotes
+from pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
+from pipelines.mining.placeholder import mine_placeholder
+from pipelines.mining.source_copy import mine_source_copy
+from pipelines.mining.suspect_units import find_suspects
+from pipelines.mining.term_rules import mine_terms
+from pipelines.mining.tokens import TokenCache
+from pipelines.mining.verify import finish, keep, measure, verification_sample
+
+Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
+
+
+def _families(families: tuple[Family, ...]) -> Proposer:
+    """A proposer mining each of these closed-variant families (``patterns.base``)."""
+    def propose(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+        return [conv for family in families for conv in mine_family(family, corpus, indices, params)]
+    return propose
+
+
+# family name -> (proposer, thresholds getter): the explicit registry of non-term families.
+PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]]] = {
+    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
+    "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
+    "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
+    "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
+    "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
+}
+
+
+# The three candidate groups of SPEC §1 (assets term_candidates / pattern_candidates / rule_candidates).
+PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates", "currency")
+RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
+
+
+def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any]]:
+    """Term rules with their evidence, conflicts and filter counts (``stats["suspect_units"]``: the
+    rows of the misaligned units left out, see ``suspect_units``)."""
+    cache = TokenCache()
+    terms = mine_terms(corpus, params, cache)
+    suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
+    kept = list(range(len(corpus)))
+    if suspects:
+        left_out = {s.index for s in suspects}
+        kept = [i for i in kept if i not in left_out]
+        del terms  # the first pass's rules and evidence: not held through the second pass's peak
+        terms = mine_terms(corpus.subset(kept), params, cache)
+    mined = []
+    for conv in terms.conventions:  # evidence back to indices of the whole corpus
+        evidence, counter = terms.evidence[conv.convention_id]
+        mined.append(Mined(conv, [kept[i] for i in evidence], [kept[i] for i in counter]))
+    return mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]}
+
+
+def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
+    """Proposed conventions of the named families, measured on the units, kept when they pass."""
+    mined: list[Mined] = []
+    stats: dict[str, Any] = {}
+    indices = verification_sample(corpus, params.verify_max_units)
+    for name in names:
+        propose, thresholds = PROPOSERS[name]
+        min_support, min_consistency = thresholds(params)
+        proposed, kept = propose(corpus, indices, params), 0
+        for conv in proposed:
+            result = measure(conv, corpus, indices)
+            if keep(result, min_support, min_consistency):
+                mined.append(Mined(finish(result), result.evidence, result.counter))
+                kept += 1
+        stats[name] = {"proposed": len(proposed), "kept": kept}
+    return mined, stats
+
+
+def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: list[str],
+            stats: dict[str, Any]) -> MiningResult:
+    """convention_candidates: merged, deterministic, with conflicts reported."""
+    conventions, evidence = merge(mined, unit_ids)
+    conflicts = sorted(term_conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
+    suspects = list(stats.get("suspect_units", []))
+    stats = {**stats, "by_rule": dict(sorted(Counter(c.rule for c in conventions).items())), "conflicts": len(conflicts),
+             "suspect_units": len(suspects)}
+    return MiningResult(conventions, evidence, conflicts, stats, suspects)
+
+
+def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
+    stats: dict[str, Any] = {"units": len(corpus)}
+    if not len(corpus):
+        return MiningResult([], empty_evidence(), [], stats)
+    mined, conflicts, term_stats = term_group(corpus, params)
+    pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
+    rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
+    return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
+                   {**stats, **term_stats, **pattern_stats, **rule_stats})
+
+
+def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,
+               *, where: str = "<tm_units>") -> MiningResult:
+    """Mine the (src_lang, tgt_lang) units of a tm_units frame (already restricted to a split)."""
+    return mine_corpus(corpus_from_units(units, src_lang, tgt_lang, where=where), params)

@@ -1,0 +1,125 @@
+"""Every attested form of a multiword rendering: the same lemma sequence, anywhere in the TM targets.
+
+A multiword rendering's forms used to be only the surfaces the ALIGNED occurrences happened to use
+(``maladie infectieuse``), so a correct output in another gender or number (``maladies
+infectieuses``) failed the rule. Here each multiword rendering key (a lemma sequence) collects every
+contiguous token run of the analysed targets with the same lemma sequence. Only attested forms are
+added here; ``generated_forms`` then adds the number/gender forms the TM did not attest, for target
+languages with a generator (French: ``inflect_fr``), at rule level. One-word keys need no attested
+search: candidate extraction already records every target word under its lemma.
+
+Guards against the lemmatiser merging different words under one lemma (the small French model
+gives ``revenus`` the lemma of ``revenir``): an occurrence joins only when its POS sequence is one
+the aligned occurrences of the key were tagged with, and each of its words shares a prefix with the
+word at the same position of an aligned form (all but ``term_form_suffix_slack`` characters of the
+shorter word). Occurrences holding masked content (inline codes, placeholders, URLs) are skipped:
+a form is plain text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+
+from pipelines.mining import inflect_fr, inflect_ru
+from pipelines.mining.term_candidates import Candidates
+from pipelines.mining.tokens import Tok, fold_count, mask
+
+Occurrence = tuple[tuple[str, ...], str, str]  # (word norms, POS sequence, folded surface)
+
+
+def _occurrences(keys: set[str], tgt_toks: Sequence[Sequence[Tok]], targets: Sequence[str]) -> dict[str, list[Occurrence]]:
+    """Every token run of the targets whose lemma sequence is one of ``keys``."""
+    lengths: dict[str, set[int]] = defaultdict(set)  # first lemma -> token counts of keys starting with it
+    for key in keys:
+        words = key.split(" ")
+        lengths[words[0]].add(len(words))
+    found: dict[str, list[Occurrence]] = defaultdict(list)
+    for toks, text in zip(tgt_toks, targets):
+        for i, first in enumerate(toks):
+            for size in lengths.get(first.key, ()):
+                run = toks[i:i + size]
+                if len(run) < size:
+                    continue
+                key = " ".join(t.key for t in run)
+                if key not in keys:
+                    continue
+                raw = text[run[0].start:run[-1].end]
+                if mask(raw) != raw:
+                    continue
+                found[key].append((tuple(t.norm for t in run), " ".join(t.pos for t in run), fold_count(raw)))
+    return found
+
+
+def _related(word: str, known: set[str], slack: int) -> bool:
+    """``word`` shares with some known word all but ``slack`` characters of the shorter one."""
+    return any(len(os.path.commonprefix([word, k])) >= max(1, min(len(word), len(k)) - slack) for k in known)
+
+
+def add_attested_forms(cands: Candidates, tgt_toks: Sequence[Sequence[Tok]], targets: Sequence[str],
+                       slack: int) -> int:
+    """Add to ``cands.forms`` every guarded attested form of each multiword key (see module
+    docstring); returns how many (key, form) pairs were added."""
+    keys = {k for k in cands.forms if " " in k}
+    added = 0
+    for key, occurrences in sorted(_occurrences(keys, tgt_toks, targets).items()):
+        seen = cands.forms[key]
+        tags = set(cands.pos.get(key, Counter()))
+        known: list[set[str]] = [set() for _ in key.split(" ")]
+        for norms, _, surface in occurrences:
+            if surface in seen:
+                for position, norm in zip(known, norms):
+                    position.add(norm)
+        if not any(known):
+            continue
+        new: Counter[str] = Counter()
+        for norms, pos, surface in occurrences:
+            if surface in seen or pos not in tags:
+                continue
+            if all(_related(n, k, slack) for n, k in zip(norms, known)):
+                new[surface] += 1
+        for surface, count in new.items():
+            seen[surface] += count
+            added += 1
+    return added
+
+
+# Per target language: (attested form, lemma key, POS key) -> every number/gender form (see inflect_fr).
+FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] = {
+    "fr": inflect_fr.forms,
+    "ru": inflect_ru.forms,
+}
+
+
+def names_and_codes(term: str) -> frozenset[str]:
+    """Folded words of the source term (as the TM spells it) that are names or codes when copied:
+    acronyms and words with digits or inner capitals (``AICE``, ``OC43``, ``mRNA``), and a capitalised
+    term as a whole (``Diamond`` → ``diamond``). A plain word spelled alike in both languages
+    (``international``, ``territorial``) is a French word and inflects."""
+    words = term.replace("-", " ").split(" ")
+    out = {fold_count(w) for w in words if any(c.isdigit() for c in w) or any(c.isupper() for c in w[1:])}
+    if any(c.isupper() for c in term):
+        out.add(fold_count(term))
+    return frozenset(out)
+
+
+def _acronym(term: str) -> bool:
+    return " " not in term and term.isupper() and sum(c.isalpha() for c in term) >= 2
+
+
+def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:
+    """The attested ``forms`` of one rendering plus their generated number/gender forms (languages
+    with a generator; others unchanged). The POS key is the one most of the aligned occurrences had;
+    names and codes of the source ``term`` (as spelled) copied into the rendering are never inflected."""
+    generate = FORM_GENERATORS.get(lang.split("-")[0].lower())
+    if generate is None:
+        return list(forms)
+    if _acronym(term):
+        return sorted(set(forms))  # an acronym renders as an acronym or a name (DNA → ADN, ICD → CIM): invariable
+    tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else ""  # "" = no tagger (ru)
+    out = set(forms)
+    frozen = names_and_codes(term)
+    for form in forms:
+        out |= generate(form, key, tags, frozen)
+    return sorted(out)

@@ -1,0 +1,1 @@
+"""Patterned conventions (SPEC rule ``pattern`` and ``casing``): one module per family."""

@@ -1,0 +1,92 @@
+"""What a pattern family is: closed variants of one typographic choice, counted in the targets.
+
+A family lists the ways a target can write one thing (an apostrophe: ’ or '; the space before
+``?``: U+00A0, U+202F, a space or none). The miner counts which variant the client's targets use;
+when one dominates (``pattern_min_consistency``), the convention is "write it that way": the other
+variants become wrong variants. Nothing comes from locale defaults: a family says what the choices
+are, the TM says which one the client made. Code-point content → match_mode ``exact``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.params import MiningParams
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    count: re.Pattern[str]  # finds occurrences in a raw target (for counting)
+    wrong: str  # the regex that flags it in an output (exact mode)
+
+
+def variant(name: str, pattern: str) -> Variant:
+    """A variant whose counting regex and wrong-variant regex are the same expression."""
+    return Variant(name, re.compile(pattern), pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    dimension: str
+    variants: tuple[Variant, ...]
+    mqm: str
+    note: str
+
+
+def count_variants(family: Family, targets: Sequence[str]) -> tuple[Counter[str], Counter[str]]:
+    """(occurrences, units) per variant over raw targets."""
+    occ: Counter[str] = Counter()
+    units: Counter[str] = Counter()
+    for text in targets:
+        for variant in family.variants:
+            n = sum(1 for _ in variant.count.finditer(text))
+            if n:
+                occ[variant.name] += n
+                units[variant.name] += 1
+    return occ, units
+
+
+def dominant(occ: Counter[str], units: Counter[str], params: MiningParams) -> str | None:
+    """The variant the client uses, if one dominates by occurrences and has enough units."""
+    total = sum(occ.values())
+    if not total:
+        return None
+    name, n = max(occ.items(), key=lambda kv: (kv[1], kv[0]))
+    if units[name] < params.pattern_min_support or n / total < params.pattern_min_consistency:
+        return None
+    return name
+
+
+def family_convention(family: Family, chosen: str, corpus: Corpus) -> Convention | None:
+    """'Write it the ``chosen`` way': every other variant is a wrong variant (exact match)."""
+    wrong = [v.wrong for v in family.variants if v.name != chosen]
+    if not wrong:
+        return None
+    conv = Convention(
+        dimension=family.dimension, rule="pattern", wrong_variants=wrong, regex=True, match_mode="exact",
+        src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=family.mqm, origin="mined",
+        status="candidate",
+    )
+    shown = next(v.wrong for v in family.variants if v.name == chosen)
+    conv.extra = {"variant": chosen, "family_note": family.note, "evidence_regex": shown}
+    return conv
+
+
+FamilyMiner = Callable[[Corpus, list[int], MiningParams], list[Convention]]
+
+
+def mine_family(family: Family, corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+    occ, units = count_variants(family, [corpus.targets[i] for i in indices])
+    chosen = dominant(occ, units, params)
+    if chosen is None:
+        return []
+    conv = family_convention(family, chosen, corpus)
+    if conv is not None:
+        conv.extra["observed"] = dict(sorted(occ.items()))
+    return [conv] if conv is not None else []

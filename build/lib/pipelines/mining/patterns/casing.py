@@ -1,0 +1,76 @@
+"""Sentence vs title case of short title-like units (``Manage Devices`` → ``Gérer les appareils``).
+
+Title-like sources (2+ words, every major word capitalised, no sentence punctuation) are selected by
+a source regex; the convention says their targets are in sentence case (``strict``: no capital
+after the first word) except for names in ``keep``. The keep-list is learned from the TM: words
+that targets write capitalised in mid-sentence (almost) every time they occur (Firefox, Mozilla,
+Windows). The rule is only proposed; ``verify`` measures it on the units and keeps it if
+consistent. Uncased target scripts (zh, ja) never yield it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.params import MiningParams
+from pipelines.mining.tokens import mask
+
+MINOR = ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "of", "on", "or", "per", "the",
+         "to", "via", "vs", "with", "your", "my", "our", "you", "is", "are", "it")
+# Written without nested repeats (the set validator refuses them as potentially catastrophic): no
+# word may start lowercase unless it is a minor word; the first word and a later one are capitalised;
+# no sentence punctuation.
+TITLE_SOURCE = (rf"^(?!.*(?<= )(?!(?:{'|'.join(MINOR)})\b)[a-z])"
+                r"[A-Z][^.!:;\n]{0,80} [A-Z0-9][^.!:;\n]{0,80}$")
+_TITLE_RE = re.compile(TITLE_SOURCE)
+_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
+_SENTENCE_END = re.compile(r"[.!?…:]['\"’”»)\]]*\s+$")
+MQM_CASING = "Linguistic conventions/Capitalization"
+
+
+def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> list[str]:
+    """Names whose casing the client keeps: words written capitalised mid-sentence in >=
+    ``casing_keep_min_units`` targets and lowercase in (almost) none, plus capitalised words a
+    target copies verbatim from its own source (Buenos Aires, Tel Aviv)."""
+    capital: Counter[str] = Counter()
+    lower: Counter[str] = Counter()
+    copied: set[str] = set()
+    for source, text in zip(sources, targets):
+        src_words = {m.group() for m in _WORD_RE.finditer(mask(source)) if m.group()[0].isupper()}
+        copied.update(m.group() for m in _WORD_RE.finditer(mask(text)) if m.group() in src_words)
+        masked = mask(text)
+        seen_cap, seen_low = set(), set()
+        for index, match in enumerate(_WORD_RE.finditer(masked)):
+            word = match.group()
+            if index == 0 or _SENTENCE_END.search(masked[: match.start()]) or masked[: match.start()].rstrip().endswith(("[", "(")):
+                continue
+            if word[0].isupper() and not word.isupper():
+                seen_cap.add(word)
+            elif word.islower():
+                seen_low.add(word)
+        capital.update(seen_cap)
+        lower.update(seen_low)
+    keep = {w for w, n in capital.items() if n >= params.casing_keep_min_units and n >= 9 * lower.get(w.lower(), 0)}
+    keep.update(w for w in copied if not w.isupper() and lower.get(w.lower(), 0) == 0)
+    return sorted(keep)
+
+
+def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
+    targets = [corpus.targets[i] for i in indices]
+    if not any(c.isupper() for t in targets[:2000] for c in t):
+        return []  # uncased target script
+    titled = sum(1 for i in indices if _TITLE_RE.match(corpus.sources[i]))
+    if titled < params.casing_min_support:
+        return []
+    conv = Convention(
+        dimension="casing:title_to_sentence", rule="casing", src=TITLE_SOURCE, src_regex=True,
+        src_match_mode="exact", match_mode="exact",
+        params={"style": "sentence", "strict": True,
+                "keep": learn_keep([corpus.sources[i] for i in indices], targets, params)},
+        src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_CASING, origin="mined",
+        status="candidate",
+    )
+    return [conv]

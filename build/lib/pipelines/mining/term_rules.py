@@ -1,0 +1,288 @@
+"""Required-term rules: choose each source term's rendering, measure it over all units, keep the
+rules that pass the thresholds, report conflicts.
+
+Per term: the aligned renderings (lemma-grouped) are the candidates, plus one-word truncations of
+the best one (boundary repair). Each is counted over units (Aho–Corasick, folded, word-bounded;
+acronyms spelled like a function word, ``WHO``, case-sensitively as they are scored): coverage =
+units whose target holds a form / units whose source holds the term; Dice over units. The choice,
+over-long trimming and the grouping of derived words and spelling variants live in ``boundary``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.align import align_with_sure
+from pipelines.mining.association import dice, unit_hits
+from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
+from pipelines.mining.compound import drop_compound_of_longer_term, whole_compound
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.inflection import alternatives
+from pipelines.mining.paradigm import add_attested_forms, generated_forms
+from pipelines.mining.params import MiningParams
+from pipelines.mining.rendering_class import nominal_key
+from pipelines.mining.term_candidates import Candidates, TermCandidate, extract
+from pipelines.mining.term_context import (
+    drop_headless,
+    drop_nested,
+    modifier_words,
+    other_word,
+    verb_senses,
+)
+from pipelines.mining.term_filters import (
+    STOP_LIKE,
+    fragment_of_compound,
+    joined_sentences,
+    reject,
+)
+from pipelines.mining.tokens import TokenCache, settle_closed_tags
+
+MQM_TERM = "Terminology/Inconsistent use of terminology"
+
+
+@dataclass(slots=True)
+class TermResult:
+    conventions: list[Convention]
+    evidence: dict[str, tuple[list[int], list[int]]]  # convention_id -> (evidence, counter) unit indices
+    conflicts: list[dict[str, object]] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def sample_indices(corpus: Corpus, limit: int) -> list[int]:
+    """All units, or a deterministic pseudo-random ``limit`` of them (hash of the unit id)."""
+    if len(corpus) <= limit:
+        return list(range(len(corpus)))
+    ranked = sorted(range(len(corpus)), key=lambda i: hashlib.sha1(corpus.unit_ids[i].encode()).hexdigest())
+    return sorted(ranked[:limit])
+
+
+def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningParams,
+                       cache: TokenCache | None = None) -> Candidates:
+    sources = [corpus.sources[i] for i in indices]
+    targets = [corpus.targets[i] for i in indices]
+    cache = cache if cache is not None else TokenCache()
+    src_toks = cache.tokenize(sources, corpus.src_lang)
+    tgt_toks = cache.tokenize(targets, corpus.tgt_lang, analyse=True)
+    settle_closed_tags(tgt_toks)
+    # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
+    # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
+    links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
+                  iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
+    cands = extract(sources, targets, src_toks, tgt_toks, links, params)
+    add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
+    return cands
+
+
+def _truncations(key: str, forms_of: dict[str, Counter[str]]) -> list[str]:
+    words = key.split(" ")
+    return [k for k in (" ".join(words[1:]), " ".join(words[:-1])) if k and k in forms_of and k != key]
+
+
+def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: MiningParams) -> list[str]:
+    """Aligned renderings (the strongest few) and truncations of them (boundary repair); for terms
+    seen in enough units, target content words co-occurring in most of its units (a fallback used
+    only when no aligned rendering is consistent enough). Terms are nominal; a one-word term with no
+    nominal rendering takes its verb renderings instead (UI actions: ``Enable`` → ``activer``,
+    ``Select`` → ``sélectionner``; VPN XLIFF dev)."""
+    keys: list[str] = []
+    if term.aligned:
+        ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ranked[0][1]
+        keys = [k for k, n in ranked[:4] if n * 5 >= top]
+        for k in list(keys):
+            keys += [t for t in _truncations(k, cands.forms) if t not in keys]
+    counts: Counter[str] = Counter()
+    for unit in term.units:
+        counts.update(cands.unit_keys[unit])
+    frequent = len(term.units) >= params.term_cooc_min_units
+    floor = params.term_min_consistency * len(term.units)
+    keys += sorted(k for k, n in counts.items()
+                   if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
+    nominal = [k for k in keys if nominal_key(k, cands)]
+    if nominal or " " in name:
+        return nominal
+    # A word the TM only ever renders as a verb (UI actions: enable → activer) is a verb term.
+    return [k for k in verb_senses(name, cands) if term.aligned[k] >= params.term_verb_min_aligned]
+
+
+def _form(cands: Candidates, key: str) -> str:
+    forms = cands.forms.get(key)
+    return max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0] if forms else key
+
+
+def cognate(term: str, form: str, params: MiningParams) -> bool:
+    """Orthographically close single words (``immunity``/``immunité``, ``transmissible``): in a
+    technical TM such a target word is almost always the rendering, even where alignment failed."""
+    if " " in term or " " in form or min(len(term), len(form)) < 5:
+        return False
+    return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
+
+
+def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
+    """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
+    tokens for a second pass over part of the same units."""
+    indices = sample_indices(corpus, params.term_max_units_align)
+    cands = aligned_candidates(corpus, indices, params, cache)
+    keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
+    terms = [t for t, keys in keys_of.items() if keys]
+    senses_of = {t: verb_senses(t, cands) for t in terms}
+    all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
+    all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
+    src_hits = dict(zip(terms, (np.asarray(h, dtype=np.int64) for h in unit_hits(terms, corpus.folded_sources))))
+    # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
+    acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
+    src_hits.update(zip(acronyms, (np.asarray(h, dtype=np.int64) for h in unit_hits(list(acronyms.values()), corpus.sources))))
+    form_hits = dict(zip(all_forms, unit_hits(all_forms, corpus.folded_targets)))
+    key_hits: dict[str, np.ndarray] = {}
+    for key in all_keys:
+        units: set[int] = set()
+        for form in cands.forms[key]:
+            units.update(form_hits[form])
+        key_hits[key] = np.asarray(sorted(units), dtype=np.int64)
+    result = TermResult([], {}, [], Counter())
+    choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
+    sense_choices = {t: _choices(t, cands, senses_of[t], src_hits[t], key_hits, params) for t in choices_of if senses_of[t]}
+    rivals: dict[str, list[tuple[float, str]]] = {}  # rendering -> (dice, term) of every term proposing it
+    for t, choices in choices_of.items():
+        for c in choices:
+            rivals.setdefault(c.key, []).append((c.dice, t))
+    best_dice = {k: sorted(v, reverse=True)[:8] for k, v in rivals.items()}
+    vocabulary = set(cands.terms)
+    word_keys = {t: {k for k, _ in c.aligned.most_common(3)} for t, c in cands.terms.items() if " " not in t}
+    modifiers = modifier_words(cands)
+    rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
+    for word, keys in word_keys.items():
+        for key in keys:
+            rendered_by.setdefault(key, set()).add(word)
+    for term in terms:
+        if term not in choices_of:
+            result.stats["no_source_hit"] += 1
+            continue
+        _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
+                params, result, _neighbour_test(term, cands, rendered_by), modifiers, sense_choices.get(term, []))
+    drop_nested(result, cands)
+    drop_headless(result, cands)
+    drop_compound_of_longer_term(result)
+    result.stats = dict(result.stats)
+    return result
+
+
+def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]]) -> Callable[[str], bool]:
+    """Whether a rendering key renders a source word adjacent to ``term`` in at least half its units
+    (the span ``word term`` or ``term word`` is itself a candidate seen that often)."""
+    half = len(cands.terms[term].units) / 2
+    empty = TermCandidate()
+
+    def renders(key: str) -> bool:
+        return any(len(cands.terms.get(f"{w} {term}", empty).units) >= half
+                   or len(cands.terms.get(f"{term} {w}", empty).units) >= half for w in rendered_by.get(key, ()))
+    return renders
+
+
+def spelled(cand: TermCandidate) -> str:
+    """The term as the TM most often writes it (COVID-19, WHO)."""
+    return max(cand.surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+def _is_acronym(spelling: str) -> bool:
+    return len(spelling) > 1 and spelling.isupper() and spelling.casefold() in STOP_LIKE
+
+
+def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
+             key_hits: dict[str, np.ndarray], params: MiningParams) -> list[Choice]:
+    out = []
+    # An acronym copied as it is (RSC → RSC) is the term's own spelling however short; two acronyms
+    # always written together (RCGP RSC → RSC du RCGP) tie on Dice, and the copy must win the tie.
+    acronym = spelled(cands.terms[term]).isupper()
+    for key in keys:
+        k_units = key_hits[key]
+        joint = int(np.intersect1d(s_units, k_units, assume_unique=True).size)
+        out.append(Choice(key, sorted(cands.forms[key]), joint, joint / max(1, s_units.size),
+                          dice(joint, int(s_units.size), int(k_units.size)), cands.terms[term].aligned.get(key, 0),
+                          cognate(term, _form(cands, key), params) or (acronym and _form(cands, key) == term)))
+    return out
+
+
+def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
+            best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
+            params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
+            modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
+    stats: Counter[str] = result.stats  # type: ignore[assignment]
+    chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
+    chosen = trim_overlong(chosen, choices, renders_neighbour)
+    chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
+                                         senses if " " not in chosen.key else ())
+    occurrences = cands.terms[term].occurrences
+    spelling = spelled(cands.terms[term])
+    if chosen.coverage < params.term_min_consistency:
+        stats["low_consistency"] += 1
+        _conflict(term, choices, chosen, params, result, mandated=False)
+        return
+    why = "joined_sentences" if joined_sentences(spelling) else reject(
+        term, chosen, occurrences, best_dice, lexicon, params)
+    if why is None and " " in term and chosen.support <= params.term_low_support \
+            and term.split(" ")[-1] in modifiers:
+        why = "ends_in_modifier"  # "way possible", "nucleocapsid of helical", "kits sent": no head noun
+    if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
+            other_word(t, term) and cognate(t, _form(cands, chosen.key), params) for _, t in best_dice.get(chosen.key, [])):
+        why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
+    evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    repair = ""
+    # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
+    sample = evidence[:params.term_compound_sample]
+    if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
+            term, chosen.forms, [corpus.folded_sources[i] for i in sample], [corpus.folded_targets[i] for i in sample],
+            params.term_compound_share):
+        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets)
+        if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
+            why = "fragment_of_compound"
+        else:  # the whole compound stands as a candidate of its own, through the same filters
+            (chosen, chosen_units), repair = rebuilt, "compound"
+            stats["compound_rebuilt"] += 1
+            why = reject(term, chosen, occurrences, best_dice, lexicon, params)
+            evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    if why is not None:
+        stats[why] += 1
+        if why == "no_majority":  # the TM is split: report the renderings, mandate none
+            _conflict(term, choices, chosen, params, result, mandated=False)
+        return
+    forms = chosen.forms
+    if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
+        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
+                                                        cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
+    entry, is_regex = alternatives(forms)
+    counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
+    acronym = _is_acronym(spelling)
+    conv = Convention(
+        dimension=f"term:{term}", rule="term", src=spelling, src_match_mode="exact" if acronym else None, expected_terms=[entry], regex=is_regex,
+        match_mode="typographic", src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_TERM,
+        origin="mined", status="candidate", support=chosen.support, consistency=round(chosen.coverage, 4),
+    )
+    conv.extra = {"dice": round(chosen.dice, 4), "aligned": chosen.aligned, "lemma_key": chosen.key}
+    if repair:  # audit trail: the rendering is not the aligner's first pick
+        conv.extra["boundary_repair"] = repair
+    result.conventions.append(conv)
+    result.evidence[conv.convention_id] = (evidence.tolist(), counter.tolist())
+    stats["rules"] += 1
+    _conflict(term, choices, chosen, params, result, mandated=True)
+
+
+def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningParams, result: TermResult,
+              *, mandated: bool) -> None:
+    """Report a second rendering that is neither part of nor contains the chosen one and is frequent."""
+    rivals = [c for c in choices if c.key != chosen.key and c.key not in chosen.key and chosen.key not in c.key
+              and c.coverage >= params.term_conflict_min_share and c.support >= 2]
+    if not rivals:
+        return
+    result.conflicts.append({
+        "kind": "term", "dimension": f"term:{term}", "src": term, "resolved": mandated,
+        "renderings": [{"lemma_key": c.key, "forms": c.forms[:10], "support": c.support, "coverage": round(c.coverage, 4),
+                        "chosen": c.key == chosen.key} for c in [chosen, *rivals]],
+    })

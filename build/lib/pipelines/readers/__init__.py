@@ -1,0 +1,1 @@
+"""Format readers behind one interface; the explicit registry lives in ``registry.py``."""

@@ -1,0 +1,128 @@
+"""``casing``: sentence case vs title case, and fixed casing of listed names.
+
+params (all optional, at least one of ``style``/``keep``):
+- ``style``: ``"sentence"`` — the output's first word starts with a capital (words that are
+  ``keep`` names follow their own casing); with ``"strict": true`` every later capitalised word
+  that does not start a sentence (after ``. ! ? …``), is not all capitals (acronyms) and is not a
+  ``keep`` name is also wrong (for UI strings; prose has proper nouns, so strict is off by default).
+  ``"title"`` — every word starts with a capital except ``minor_words`` (compared caselessly, never
+  the first word).
+- ``keep``: names whose casing is fixed (``["Firefox", "API"]``): every occurrence found caselessly
+  (word-bounded; apostrophes/spaces folded too under ``typographic``/``nfkc``) must be written exactly so.
+- ``strict`` (bool, default false), ``minor_words`` (list of words, title style only).
+
+Applies: with a ``style``, to every segment its ``src`` trigger selects; with ``keep`` only, to the
+segments whose source contains a kept name (caselessly). Violations are wrong variants (the
+offending word; span = its first letter, or the whole miscased name); inline tokens and
+placeholders are masked first so ``⟨g1⟩`` or ``%s`` never count as words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipelines.conventions.compiled import Compiled
+from pipelines.conventions.folding import fold_term, fold_with_map
+from pipelines.conventions.matching import find_plain
+from pipelines.conventions.model import Convention
+from pipelines.readers.base import INLINE_TOKEN_RE
+from pipelines.rules._params import check_keys, fail, one_of, str_list
+from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
+
+_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
+_MASK_RE = re.compile(INLINE_TOKEN_RE.pattern + r"|\{[^{}\s]*\}|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[sd@]")
+_SENTENCE_END_RE = re.compile(r"[.!?…]['\"’”»)\]]*\s+$")
+
+
+@dataclass(frozen=True, slots=True)
+class CasingParams:
+    style: str | None
+    keep: tuple[str, ...]
+    strict: bool
+    minor_words: frozenset[str]
+
+
+def prepare(conv: Convention) -> CasingParams:
+    return CasingParams(
+        style=conv.params.get("style"),
+        keep=tuple(conv.params.get("keep", [])),
+        strict=bool(conv.params.get("strict", False)),
+        minor_words=frozenset(w.casefold() for w in conv.params.get("minor_words", [])),
+    )
+
+
+def validate(conv: Convention) -> None:
+    check_keys(conv, {"style", "keep", "strict", "minor_words"})
+    style = one_of(conv, "style", (None, "sentence", "title"), None)
+    keep = str_list(conv, "keep")
+    str_list(conv, "minor_words")
+    one_of(conv, "strict", (True, False), False)
+    if style is None and not keep:
+        raise fail(conv, "casing needs params.style or params.keep", "style")
+
+
+def _find_mode(mode: str) -> str:
+    return "caseless" if mode in ("exact", "caseless") else mode
+
+
+def applies(cc: Compiled, source: str) -> bool:
+    params: CasingParams = cc.prepared
+    if params.style is not None:
+        return True
+    folded = fold_with_map(source, "caseless").text
+    return any(find_plain(folded, fold_term(name, "caseless"), first_only=True) for name in params.keep)
+
+
+def _keep_occurrences(params: CasingParams, output: str, mode: str, out: Findings) -> list[tuple[int, int]]:
+    """Record miscased kept names; return the raw spans of all kept-name occurrences."""
+    folded = fold_with_map(output, _find_mode(mode))
+    spans: list[tuple[int, int]] = []
+    for name in params.keep:
+        for start, end in find_plain(folded.text, fold_term(name, _find_mode(mode))):
+            raw_start, raw_end = folded.raw_span(start, end)
+            spans.append((raw_start, raw_end))
+            if output[raw_start:raw_end] != name:
+                out.found.append(output[raw_start:raw_end])
+                out.spans.append((raw_start, raw_end))
+    return spans
+
+
+def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: Findings) -> None:
+    masked = _MASK_RE.sub(lambda m: " " * len(m.group()), output)
+    for index, word in enumerate(_WORD_RE.finditer(masked)):
+        if any(s <= word.start() < e for s, e in kept):
+            continue
+        text, first = word.group(), word.group()[0]
+        if not (first.isupper() or first.islower()):
+            continue  # uncased script
+        capital = first.isupper() or first.istitle()
+        if params.style == "sentence":
+            if index == 0:
+                bad = not capital
+            elif not params.strict:
+                break  # only the first word matters
+            else:
+                acronym = len(text) > 1 and text.isupper()
+                bad = capital and not acronym and not _SENTENCE_END_RE.search(masked[: word.start()])
+        else:  # title
+            minor = index > 0 and text.casefold() in params.minor_words
+            bad = not capital and not minor
+        if bad:
+            out.found.append(text)
+            out.spans.append((word.start(), word.start() + 1))
+
+
+def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
+    params: CasingParams = cc.prepared
+    findings = match_entries(fold_with_map(output, cc.mode), cc.expected, cc.wrong, Findings())
+    kept = _keep_occurrences(params, output, cc.mode, findings)
+    if params.style is not None:
+        _style(params, output, kept, findings)
+    return verdict(findings.missing, findings.found, findings.spans)
+
+
+SPEC = RuleSpec(
+    name="casing", static=False, validate=validate, prepare=prepare, applies=applies, check=check,
+    params_doc='{"style": "sentence"|"title", "keep": [names], "strict": bool, "minor_words": [words]}',
+)

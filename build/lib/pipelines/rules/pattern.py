@@ -1,0 +1,25 @@
+"""``pattern``: patterned conventions (number/date/currency formats, quotes, spacing, brackets),
+usually regexes: expected patterns must occur, wrong patterns must not."""
+
+from __future__ import annotations
+
+from pipelines.conventions.model import Convention
+from pipelines.errors import ConventionError
+from pipelines.rules._static import require_no_params
+from pipelines.rules.base import RuleSpec, always, no_params, static_check
+
+
+def validate(conv: Convention) -> None:
+    require_no_params(conv)
+    if not conv.expected_terms and not conv.wrong_variants:
+        raise ConventionError(
+            "rule 'pattern' needs expected_terms or wrong_variants",
+            convention=conv.convention_id, field="expected_terms",
+        )
+
+
+SPEC = RuleSpec(
+    name="pattern", static=True, validate=validate, prepare=no_params, applies=always,
+    check=lambda cc, source, output: static_check(cc, output),
+    params_doc="none",
+)

@@ -1,0 +1,36 @@
+"""The explicit rule registry (no discovery) and the cached compile of a convention."""
+
+from __future__ import annotations
+
+from pipelines.conventions.compiled import Compiled, compile_generic
+from pipelines.conventions.model import Convention
+from pipelines.rules import casing, forbidden, numeric, pattern, placeholder, source_copy, term
+from pipelines.rules.base import RuleSpec
+
+RULES: dict[str, RuleSpec] = {
+    "term": term.SPEC,
+    "forbidden": forbidden.SPEC,
+    "pattern": pattern.SPEC,
+    "source_copy": source_copy.SPEC,
+    "casing": casing.SPEC,
+    "numeric": numeric.SPEC,
+    "placeholder": placeholder.SPEC,
+}
+
+_CACHE: dict[tuple[str, int], Compiled] = {}
+_CACHE_MAX = 20000
+
+
+def compile_convention(conv: Convention) -> Compiled:
+    """Compile (cached by convention_id: the id hashes every semantic field, so equal ids mean
+    identical matchers; the object id guards against a convention mutated after its id was set)."""
+    key = (conv.convention_id, id(conv))
+    cached = _CACHE.get(key)
+    if cached is not None and cached.conv is conv:
+        return cached
+    compiled = compile_generic(conv)
+    compiled.prepared = RULES[conv.rule].prepare(conv)
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = compiled
+    return compiled

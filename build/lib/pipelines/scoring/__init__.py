@@ -1,0 +1,1 @@
+"""The style compliance score: reference checker, fast engine, adequacy, reports, versioned runs."""
