@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from assets.cli_ui import CELERY_FILE
 from pipelines.project import INSTANCE_FILE, WORKSPACE_FILE, ProjectLayout, write_project
 
 PROFILES = ("local", "postgres")
@@ -24,6 +25,10 @@ DEMO_CLIENT = "demo"
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 PROFILES_DIR = Path(__file__).resolve().with_name("profiles")
 GITIGNORE = ".dagster/\n"
+# The Celery executor's config for `housestyle worker` (the workers' side of assets.definitions_celery).
+CELERY_YAML = ("# Broker and result backend of the Celery workers (`housestyle worker`), read from the environment.\n"
+               "broker: { env: HOUSESTYLE_CELERY_BROKER_URL }\n"
+               "backend: { env: HOUSESTYLE_CELERY_BACKEND_URL }\n")
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +67,8 @@ def demo_source() -> Path:
 
 def layout(profile: str, executor: str, demo: bool) -> ProjectLayout:
     files = {INSTANCE_FILE: profile_text(profile), WORKSPACE_FILE: workspace_text(executor), ".gitignore": GITIGNORE}
+    if executor == "celery":
+        files[CELERY_FILE] = CELERY_YAML
     trees = {f"inbox/{DEMO_CLIENT}": demo_source()} if demo else {}
     return ProjectLayout(files=files, trees=trees)
 
