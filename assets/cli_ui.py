@@ -74,7 +74,7 @@ def resolved_celery_config(project: Path, home: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # may hold a broker password
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        yaml.safe_dump(config, handle)
+        yaml.safe_dump({"execution": {"config": config}}, handle)  # where dagster-celery looks for it
     return target
 
 

@@ -145,9 +145,14 @@ def test_postgres_profile_reads_its_connection_from_the_environment(tmp_path: Pa
 
 def test_non_editable_install_works_from_any_directory_and_writes_nothing_into_it(tmp_path: Path) -> None:
     """The built wheel, installed without -e into a folder of its own: init --demo and run from elsewhere."""
-    wheels, site = tmp_path / "wheels", tmp_path / "site-packages"
+    wheels, site, source = tmp_path / "wheels", tmp_path / "site-packages", tmp_path / "source"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    for part in ("pipelines", "assets", "inbox/demo"):  # a copy: building writes build/ and egg-info beside the code
+        shutil.copytree(REPO / part, source / part, ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(REPO / name, source / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels),
-                    str(REPO)], check=True, capture_output=True, timeout=600)
+                    str(source)], check=True, capture_output=True, timeout=600)
     wheel = next(wheels.glob("housestyle-*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
                    check=True, capture_output=True, timeout=600)

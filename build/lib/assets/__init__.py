@@ -1,1 +1,0 @@
-"""The Dagster layer: thin wiring around ``pipelines`` (assets, checks, resources, sensors, CLI)."""

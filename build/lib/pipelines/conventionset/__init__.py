@@ -1,1 +1,0 @@
-"""Versioned convention sets: rules_out/<client>/<set_version>/ (SPEC §2), LATEST, and diffs."""

@@ -1,1 +1,0 @@
-"""Patterned conventions (SPEC rule ``pattern`` and ``casing``): one module per family."""

@@ -1,1 +1,0 @@
-"""Format readers behind one interface; the explicit registry lives in ``registry.py``."""

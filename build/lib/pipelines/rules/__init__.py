@@ -1,1 +1,0 @@
-"""The seven rule types of SPEC.md §2, one module each, listed explicitly in ``registry.RULES``."""

@@ -1,1 +1,0 @@
-"""The style compliance score: reference checker, fast engine, adequacy, reports, versioned runs."""
