@@ -15,7 +15,7 @@ import pytest
 
 from tests.services.conftest import small_client, wait_for
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.services, pytest.mark.timeout(1500)]
 
 WORKERS = ("w1", "w2")
 

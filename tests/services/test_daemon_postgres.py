@@ -12,7 +12,7 @@ import pytest
 
 from tests.services.conftest import max_overlap, query, small_client, wait_for
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.services, pytest.mark.timeout(1500)]
 
 CLIENTS = {"alpha": 0, "beta": 1000, "gamma": 2000}  # offsets into the demo TM, 300 units each
 TERMINAL = {"SUCCESS", "FAILURE", "CANCELED"}
