@@ -151,8 +151,9 @@ def test_non_editable_install_works_from_any_directory_and_writes_nothing_into_i
         shutil.copytree(REPO / part, source / part, ignore=skip)
     for name in ("pyproject.toml", "README.md"):
         shutil.copyfile(REPO / name, source / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels),
-                    str(source)], check=True, capture_output=True, timeout=600)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                            str(wheels), str(source)], capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
     wheel = next(wheels.glob("housestyle-*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
                    check=True, capture_output=True, timeout=600)
