@@ -39,7 +39,7 @@ def test_client_job_runs_its_steps_on_two_celery_workers(make_project) -> None: 
     assert "assets.definitions_celery" in (project.root / "workspace.yaml").read_text(encoding="utf-8")
     small_client(project.root / "inbox", "alpha", 0)
     for name in WORKERS:
-        project.start("worker", "--name", f"{name}@%h", "--", "--pool=solo", "--concurrency=1", log=f"{name}.log")
+        project.start("worker", "--name", name, "--", "--pool=solo", "--concurrency=1", log=f"{name}.log")
     wait_for(lambda: all("ready" in (project.root / f"{n}.log").read_text(errors="replace") for n in WORKERS),
              180, "both Celery workers to be ready")
 
