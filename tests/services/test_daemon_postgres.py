@@ -14,7 +14,7 @@ from tests.services.conftest import max_overlap, query, small_client, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(1500)]
 
-CLIENTS = {"alpha": 0, "beta": 1000, "gamma": 2000}  # offsets into the demo TM, 300 units each
+CLIENTS = {"alpha": 0, "beta": 1000, "gamma": 2000}  # offsets into the demo TM
 TERMINAL = {"SUCCESS", "FAILURE", "CANCELED"}
 
 
@@ -27,7 +27,7 @@ def test_three_clients_through_the_daemon_on_postgres(make_project) -> None:  # 
 
     project = make_project()
     for name, offset in CLIENTS.items():
-        small_client(project.root / "inbox", name, offset)
+        small_client(project.root / "inbox", name, offset, count=150)
     started = time.monotonic()
     daemon = project.start("daemon", log="daemon-1.log")
     instance = project.instance()
