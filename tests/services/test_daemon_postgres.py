@@ -77,12 +77,14 @@ def test_three_clients_through_the_daemon_on_postgres(make_project) -> None:  # 
     from assets.resources import HousestyleSettings
     from assets.schedules import daily_refresh
 
-    repository = build_definitions().get_repository_def()
-    tick_started = time.monotonic()
-    context = build_schedule_context(instance=instance, scheduled_execution_time=datetime(2026, 1, 2, 3, tzinfo=timezone.utc),
-                                     resources={"settings": HousestyleSettings()}, repository_def=repository)
-    results = list(daily_refresh(context))
-    tick = time.monotonic() - tick_started
+    with project.instance() as current:  # entered: definitions load against this instance's state storage
+        repository = build_definitions().get_repository_def()
+        tick_started = time.monotonic()
+        context = build_schedule_context(instance=current, resources={"settings": HousestyleSettings()},
+                                         scheduled_execution_time=datetime(2026, 1, 2, 3, tzinfo=timezone.utc),
+                                         repository_def=repository)
+        results = list(daily_refresh(context))
+        tick = time.monotonic() - tick_started
     assert not [r for r in results if isinstance(r, RunRequest)]
     assert any(isinstance(r, SkipReason) for r in results)
     print(f"daily tick on the unchanged inbox of three clients: 0 runs requested, {tick:.2f}s")
