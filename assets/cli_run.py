@@ -1,4 +1,10 @@
-"""`housestyle run [--client NAME]`: materialise the whole graph for one client, in-process, with progress."""
+"""`housestyle run [--client NAME] [--executor multiprocess|in_process]`: materialise the whole graph for one
+client on this machine, with progress lines.
+
+The default executor runs each step in its own process (independent assets side by side, as in a
+deployment); ``in_process`` runs every step in this process (one at a time, simplest to debug). The
+inputs' versions are observed first, so a later daily tick recomputes nothing that this run made.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +14,32 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assets.instance import ensure_dagster_home
 from pipelines.errors import ConfigError
 
-if TYPE_CHECKING:  # dagster is imported when the command runs, not when the CLI starts
+if TYPE_CHECKING:  # dagster (via the resource) is imported when the command runs, not at every CLI start
     from assets.resources import HousestyleSettings
 
 DEFAULT_CLIENT = "demo"
+EXECUTORS = ("multiprocess", "in_process")
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("run", help="materialise every asset for a client (default: the demo client)",
-                                   description="Run the whole asset graph for one client partition in this process.")
+                                   description="Run the whole asset graph for one client partition on this machine.")
     parser.add_argument("--client", default=DEFAULT_CLIENT, help=f"client folder under inbox/ (default: {DEFAULT_CLIENT})")
+    parser.add_argument("--executor", choices=EXECUTORS, default="multiprocess",
+                        help="a process per step, independent steps side by side (default), or every step in this process")
     parser.set_defaults(func=run)
+
+
+def cli_job() -> Any:
+    """The client job with the progress logger (module level: the multiprocess executor rebuilds it per step)."""
+    from assets.definitions import defs
+    from assets.jobs import CLIENT_JOB_NAME
+    from assets.progress import progress_logger
+
+    return defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger})
 
 
 def _materialisation_metadata(result: Any) -> dict[str, dict[str, Any]]:
@@ -51,34 +70,50 @@ def _print_outcome(settings: HousestyleSettings, client: str, produced: dict[str
               f"label: {data.get('label', 'indicative')})")
 
 
-def run(args: argparse.Namespace) -> int:
-    from dagster import DagsterInstance
-
-    from assets.instance import ensure_dagster_home
-    from assets.resources import HousestyleSettings
-
-    ensure_dagster_home()
+def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) -> None:
+    """Record the client's input versions (what the schedule compares against), as its sensor would."""
     from assets.definitions import defs
+    from assets.freshness import plan_refresh, record_observations
     from assets.jobs import CLIENT_JOB_NAME
+
+    repository = defs.get_repository_def()
+    keys = repository.get_job(CLIENT_JOB_NAME).asset_layer.selected_asset_keys
+    record_observations(instance, plan_refresh(instance, repository.asset_graph, keys, settings, client))
+
+
+def run(args: argparse.Namespace) -> int:
+    ensure_dagster_home()
+    from dagster import DagsterInstance, execute_job, reconstructable
+
     from assets.partitions import CLIENTS_PARTITIONS_NAME
-    from assets.progress import progress_logger
+    from assets.resources import HousestyleSettings
 
     settings = HousestyleSettings()
     client = args.client
     if not settings.client_dir(client).is_dir():
         known = ", ".join(client_dirs(settings.inbox)) or "none"
         raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
+    from assets.jobs import LOCAL_EXECUTION_CONFIG
+
+    run_config: dict[str, Any] = {"loggers": {"progress": {}}}
+    tags = {"housestyle/trigger": "cli"}
     with DagsterInstance.get() as instance:
         if not instance.has_dynamic_partition(CLIENTS_PARTITIONS_NAME, client):
             instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, [client])
-        job = defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger})
-        print(f"housestyle run: client {client!r}, DAGSTER_HOME={instance.root_directory}", file=sys.stderr, flush=True)
-        result = job.execute_in_process(run_config={"loggers": {"progress": {}}}, partition_key=client,
-                                        instance=instance, raise_on_error=False,
-                                        tags={"housestyle/trigger": "cli"})
-        produced = _materialisation_metadata(result)
+        _observe_inputs(instance, settings, client)
+        print(f"housestyle run: client {client!r}, inbox {settings.inbox}, DAGSTER_HOME={instance.root_directory}, "
+              f"{args.executor} executor", file=sys.stderr, flush=True)
+        if args.executor == "in_process":
+            result = cli_job().execute_in_process(run_config=run_config, partition_key=client, instance=instance,
+                                                  raise_on_error=False, tags=tags)
+            produced, success = _materialisation_metadata(result), result.success
+        else:
+            with execute_job(reconstructable(cli_job), instance=instance, run_config={**run_config, **LOCAL_EXECUTION_CONFIG},
+                             raise_on_error=False,
+                             tags={**tags, "dagster/partition": client}) as job_result:
+                produced, success = _materialisation_metadata(job_result), job_result.success
     _print_outcome(settings, client, produced)
-    if not result.success:
+    if not success:
         print(f"housestyle run: the run for {client!r} failed (see the lines marked ✗ above)", file=sys.stderr)
         return 1
     return 0

@@ -1,8 +1,10 @@
-"""The Definitions object (`dagster dev -m assets.definitions`).
+"""The Definitions object (`dagster dev -m assets.definitions`), the default code location.
 
 ASSET_MODULES is the registry: a module that defines assets or asset checks joins the graph with one
 line here. Every client-partitioned asset is part of the per-client job the sensor, the schedule and
-`housestyle run` launch.
+`housestyle run` launch; the client's file inputs are external source assets (assets/freshness.py).
+This location runs the job on the multiprocess executor; assets/definitions_celery.py is the same
+graph on Celery workers.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from types import ModuleType
 from dagster import (
     AssetsDefinition,
     Definitions,
+    ExecutorDefinition,
     load_asset_checks_from_modules,
     load_assets_from_modules,
 )
 
+from assets.freshness import source_specs
 from assets.jobs import client_job
 from assets.resources import HousestyleSettings
 from assets.schedules import daily_refresh
@@ -37,14 +41,14 @@ def _modules() -> list[ModuleType]:
     return [importlib.import_module(name) for name in ASSET_MODULES]
 
 
-def build_definitions() -> Definitions:
-    """Assemble the graph from the registry (a function, so tests can build it afresh)."""
+def build_definitions(executor_def: ExecutorDefinition | None = None) -> Definitions:
+    """Assemble the graph from the registry (a function, so tests and other locations can build it afresh)."""
     modules = _modules()
     all_assets = [a for a in load_assets_from_modules(modules) if isinstance(a, AssetsDefinition)]
     return Definitions(
-        assets=all_assets,
+        assets=[*all_assets, *source_specs()],
         asset_checks=load_asset_checks_from_modules(modules),
-        jobs=[client_job(all_assets)],
+        jobs=[client_job(all_assets, executor_def)],
         sensors=[inbox_sensor],
         schedules=[daily_refresh],
         resources={"settings": HousestyleSettings()},

@@ -27,6 +27,7 @@ from dagster import (
     multi_asset_check,
 )
 
+from assets.freshness import code_version
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
@@ -46,7 +47,8 @@ def review_file(settings: HousestyleSettings, client: str, set_version: str) -> 
     return found[0] if found else None
 
 
-@asset(partitions_def=CLIENTS, group_name="evaluation", output_required=False, tags=READS_GOLD)
+@asset(partitions_def=CLIENTS, group_name="evaluation", output_required=False, tags=READS_GOLD,
+       deps=["client_registrations", "inbox_splits"], code_version=code_version(__name__))
 def registration(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """The client's newest frozen registration, verified (any change since freezing is a hard error)."""
     client = context.partition_key
@@ -64,8 +66,9 @@ def registration(context: AssetExecutionContext, settings: HousestyleSettings) -
     })
 
 
-@asset(partitions_def=CLIENTS, group_name="evaluation", deps=["registration", "convention_set", "tm_units"],
-       output_required=False, tags=READS_GOLD)
+@asset(partitions_def=CLIENTS, group_name="evaluation", output_required=False, tags=READS_GOLD,
+       deps=["registration", "convention_set", "tm_units", "client_registrations", "inbox_review", "inbox_splits"],
+       code_version=code_version(__name__))
 def miner_evaluation(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Gates → verdict → claim level for the LATEST set; evaluation.json beside it (set_version unchanged)."""
     client = context.partition_key

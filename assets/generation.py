@@ -31,7 +31,9 @@ from dagster import (
     asset,
 )
 
+from assets.freshness import code_version
 from assets.inbox import input_files
+from assets.jobs import MODEL_SERVER_RETRY
 from assets.metadata import md_counts, md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
@@ -128,8 +130,10 @@ def _pair(rules: list[Convention]) -> tuple[str | None, str | None]:
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", BetaWarning)
 
-    @asset(partitions_def=CLIENTS, group_name="contrast", deps=["tm_units", "term_candidates"], output_required=False,
-           resource_defs={"generator": GeneratorResource()}, kinds={"polars", "parquet"})
+    @asset(partitions_def=CLIENTS, group_name="contrast", output_required=False,
+           deps=["tm_units", "term_candidates", "inbox_generic", "inbox_conventions"],
+           resource_defs={"generator": GeneratorResource()}, kinds={"polars", "parquet"},
+           retry_policy=MODEL_SERVER_RETRY, code_version=code_version(__name__))
     def contrast_outputs(context: AssetExecutionContext, settings: HousestyleSettings,
                          generator: GeneratorResource) -> Iterator[MaterializeResult]:
         """A generic system's outputs for the client's TM sources (cached; only what is missing is generated)."""
@@ -174,8 +178,8 @@ with warnings.catch_warnings():
                                                                  "calls", "wall_s", "tokens_per_s"]))})
 
 
-@asset(partitions_def=CLIENTS, group_name="contrast", deps=["contrast_outputs", "term_candidates"], output_required=False,
-       kinds={"polars", "parquet"})
+@asset(partitions_def=CLIENTS, group_name="contrast", deps=["contrast_outputs", "term_candidates", "inbox_conventions"],
+       output_required=False, kinds={"polars", "parquet"}, code_version=code_version(__name__))
 def negative_candidates(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Recurring divergences of the generic system(s) around mandated terms → candidate banned variants."""
     client = context.partition_key

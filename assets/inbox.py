@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from pipelines.conventionset.version import sha256_file
+
 NOT_INPUT_SUFFIXES = (".md", ".rst")
 NOT_INPUT_STEMS = ("readme", "provenance", "license", "licence", "notice", "copying")
 
@@ -52,4 +54,13 @@ def fingerprint(files: list[Path], root: Path) -> str:
     for path in files:
         stat = path.stat()
         digest.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def content_fingerprint(files: list[Path], root: Path) -> str:
+    """Hash of (relative path, sha256 of the content) of every file: a touched but unchanged file keeps it,
+    a renamed, added, removed or rewritten one changes it. The version of a source asset (assets/freshness.py)."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(f"{path.relative_to(root).as_posix()}\0{sha256_file(path)}\n".encode())
     return digest.hexdigest()[:16]

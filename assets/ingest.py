@@ -25,6 +25,7 @@ from dagster import (
     multi_asset,
 )
 
+from assets.freshness import code_version
 from assets.inbox import tm_files
 from assets.metadata import md_counts, md_frame, md_table
 from assets.partitions import CLIENTS
@@ -96,9 +97,9 @@ class IngestConfig(Config):
 @multi_asset(
     specs=[
         AssetSpec("tm_units", description="One row per translation unit x target language (SPEC.md §2).",
-                  group_name="ingest", kinds={"polars", "parquet"}),
+                  group_name="ingest", kinds={"polars", "parquet"}, deps=["inbox_tm"], code_version=code_version(__name__)),
         AssetSpec("tm_rejects", description="Every unit or file that could not be used, with the reason.",
-                  group_name="ingest", kinds={"polars", "parquet"}),
+                  group_name="ingest", kinds={"polars", "parquet"}, deps=["inbox_tm"], code_version=code_version(__name__)),
     ],
     check_specs=[AssetCheckSpec(INVARIANT_CHECK, asset="tm_units", blocking=True,
                                 description="Units in each file (independent count) = units kept + units "

@@ -1,24 +1,26 @@
-"""The Dagster instance the CLI uses: $DAGSTER_HOME if set, else <repo>/.dagster with the repo's dagster.yaml."""
+"""The Dagster instance the CLI uses: $DAGSTER_HOME if set, else <project>/.dagster with the project's dagster.yaml."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from assets.resources import REPO_ROOT_DEFAULT
 from pipelines import atomic
+from pipelines.project import INSTANCE_FILE, resolve_project
 
 
-def ensure_dagster_home(repo: Path = REPO_ROOT_DEFAULT) -> Path:
-    """Point DAGSTER_HOME at <repo>/.dagster (unless already set) and keep its dagster.yaml in step with the repo's."""
+def ensure_dagster_home(project: Path | None = None) -> Path:
+    """Point DAGSTER_HOME at <project>/.dagster (unless already set) and keep its dagster.yaml in step with
+    the project's, so `housestyle run`, `ui` and `daemon` all use the instance the project describes."""
     existing = os.environ.get("DAGSTER_HOME")
     if existing:
         Path(existing).mkdir(parents=True, exist_ok=True)
         return Path(existing)
-    home = repo / ".dagster"
+    root = project if project is not None else resolve_project()
+    home = root / ".dagster"
     home.mkdir(parents=True, exist_ok=True)
-    source = repo / "dagster.yaml"
-    target = home / "dagster.yaml"
+    source = root / INSTANCE_FILE
+    target = home / INSTANCE_FILE
     if source.is_file() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
         atomic.copy_file(source, target)
     os.environ["DAGSTER_HOME"] = str(home)

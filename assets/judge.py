@@ -22,6 +22,8 @@ from dagster import (
     asset,
 )
 
+from assets.freshness import code_version
+from assets.jobs import MODEL_SERVER_RETRY
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
 from pipelines.judge.job import JudgeJob, default_llm_criteria, run_judge
 from pipelines.judge.prepare import LlmSettings
@@ -72,7 +74,7 @@ def _llm(config: JudgeConfig, storage: Path) -> LlmSettings | None:
                        per_concept=config.per_concept)
 
 
-@asset(group_name="judge", kinds={"polars", "sklearn"},
+@asset(group_name="judge", kinds={"polars", "sklearn"}, retry_policy=MODEL_SERVER_RETRY, code_version=code_version(__name__),
        description="Acceptance judge with cross-lingual transfer: balanced accuracy of six transfer models and a "
                    "chrF-threshold baseline, by-segment bootstrap intervals, paired gain over chrF, both directions.")
 def acceptance_judgements(context: AssetExecutionContext, config: JudgeConfig,

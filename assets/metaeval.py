@@ -20,6 +20,7 @@ from dagster import (
     asset,
 )
 
+from assets.freshness import code_version
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
 from pipelines import atomic
 from pipelines.metaeval.meta_eval import meta_evaluate
@@ -52,7 +53,7 @@ class MetaEvalConfig(Config):
         return [Path(f) if Path(f).is_absolute() else root / f for f in self.mqm_files]
 
 
-@asset(group_name="adequacy", kinds={"polars"},
+@asset(group_name="adequacy", kinds={"polars"}, code_version=code_version(__name__),
        description="BLEU/chrF vs expert MQM: pairwise accuracy, Pearson, Kendall (system), Kendall tau-b "
                    "(segment), 95% paired-bootstrap intervals, per language pair and pooled.")
 def adequacy_meta_evaluation(context: AssetExecutionContext, config: MetaEvalConfig,

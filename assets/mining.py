@@ -23,6 +23,7 @@ from dagster import (
     asset,
 )
 
+from assets.freshness import code_version
 from assets.inbox import input_files
 from assets.metadata import md_counts
 from assets.partitions import CLIENTS
@@ -86,7 +87,8 @@ def _materialize(kind: str, counts: dict[str, int], split: str | None) -> Materi
                                        "by_language_pair": md_counts(counts, "pair", kind)})
 
 
-@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units"], kinds={"polars", "spacy"})
+@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units", "inbox_splits"], kinds={"polars", "spacy"},
+       code_version=code_version(__name__))
 def term_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
     """Required-term candidates (alignment, association, boundary repair, inflection grouping),
     mined without the units they show to be misaligned (listed as ``suspect_units``)."""
@@ -112,20 +114,23 @@ def _proposers(context: AssetExecutionContext, settings: HousestyleSettings, con
     return _materialize("conventions", counts, config.split)
 
 
-@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units"], kinds={"polars"})
+@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units", "inbox_splits"], kinds={"polars"},
+       code_version=code_version(__name__))
 def pattern_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
     """Patterned conventions (typography, quotes, casing), measured on the units with the checker."""
     return _proposers(context, settings, config, "pattern_candidates", PATTERN_FAMILIES)
 
 
-@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units"], kinds={"polars"})
+@asset(partitions_def=CLIENTS, group_name="mining", deps=["tm_units", "inbox_splits"], kinds={"polars"},
+       code_version=code_version(__name__))
 def rule_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
     """Source-copy, numeric and placeholder rules, measured on the units with the checker."""
     return _proposers(context, settings, config, "rule_candidates", RULE_FAMILIES)
 
 
-@asset(partitions_def=CLIENTS, group_name="mining", deps=["term_candidates", "pattern_candidates", "rule_candidates"],
-       kinds={"polars", "parquet"})
+@asset(partitions_def=CLIENTS, group_name="mining",
+       deps=["term_candidates", "pattern_candidates", "rule_candidates", "inbox_splits"],
+       kinds={"polars", "parquet"}, code_version=code_version(__name__))
 def convention_candidates(context: AssetExecutionContext, settings: HousestyleSettings, config: MiningConfig) -> MaterializeResult:
     """All mined candidates merged per language pair (``mining.mine.combine``, as ``mine_corpus``
     merges them for ``housestyle mine``), conflicts reported; feeds convention_set."""
@@ -159,8 +164,9 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
     return pairs
 
 
-@asset(partitions_def=CLIENTS, group_name="conventions", deps=["convention_candidates", "negative_candidates"],
-       output_required=False, kinds={"polars", "parquet"})
+@asset(partitions_def=CLIENTS, group_name="conventions", output_required=False, kinds={"polars", "parquet"},
+       deps=["convention_candidates", "negative_candidates", "inbox_conventions", "inbox_decisions", "inbox_splits"],
+       code_version=code_version(__name__))
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
     """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``

@@ -2,35 +2,41 @@
 
 Each root is taken from (1) the resource field when set, (2) its environment variable, read when the
 path is asked for (so `dagster dev`, tests and the CLI can all point it elsewhere), (3) a default
-beside the repository. Deployments may also bind a field to ``dagster.EnvVar``.
+inside the project folder (``pipelines.project.resolve_project``: $HOUSESTYLE_ROOT, else the nearest
+folder upward from the working directory holding inbox/ and dagster.yaml; never the installed
+package's own folder). Deployments may also bind a field to ``dagster.EnvVar``.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from dagster import ConfigurableResource
 
+from pipelines.project import ENV_ROOT, resolve_project
+
+# The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
 REPO_ROOT_DEFAULT = Path(__file__).resolve().parents[1]
 
-ENV_ROOT = "HOUSESTYLE_ROOT"
 ENV_INBOX = "HOUSESTYLE_INBOX"
 ENV_RULES_OUT = "HOUSESTYLE_RULES_OUT"
 ENV_REGISTRATIONS = "HOUSESTYLE_REGISTRATIONS"
 ENV_STORAGE = "HOUSESTYLE_STORAGE"
 
 
-def _pick(field_value: str | None, env_name: str, default: Path) -> Path:
-    """Field, else environment (read now, not at import), else the default."""
+def _pick(field_value: str | None, env_name: str, default: Callable[[], Path]) -> Path:
+    """Field, else environment (read now, not at import), else the default (computed only when needed,
+    so a fully configured deployment never needs a project folder)."""
     if field_value:
         return Path(field_value)
     from_env = os.environ.get(env_name)
-    return Path(from_env) if from_env else default
+    return Path(from_env) if from_env else default()
 
 
 class HousestyleSettings(ConfigurableResource):
-    """The folders of one housestyle installation (SPEC.md §1 client layout)."""
+    """The folders of one housestyle project (SPEC.md §1 client layout, §3 project folders)."""
 
     repo_root: str | None = None
     inbox_root: str | None = None
@@ -40,26 +46,27 @@ class HousestyleSettings(ConfigurableResource):
 
     @property
     def repo(self) -> Path:
-        return _pick(self.repo_root, ENV_ROOT, REPO_ROOT_DEFAULT)
+        """The project folder (field, else $HOUSESTYLE_ROOT, else found upward from the working directory)."""
+        return Path(self.repo_root) if self.repo_root else resolve_project()
 
     @property
     def inbox(self) -> Path:
         """inbox/<client>/{tm,systems,generic,conventions}/ and splits.json."""
-        return _pick(self.inbox_root, ENV_INBOX, self.repo / "inbox")
+        return _pick(self.inbox_root, ENV_INBOX, lambda: self.repo / "inbox")
 
     @property
     def rules_out(self) -> Path:
         """rules_out/<client>/<set_version>/ — what analysts pull."""
-        return _pick(self.rules_out_root, ENV_RULES_OUT, self.repo / "rules_out")
+        return _pick(self.rules_out_root, ENV_RULES_OUT, lambda: self.repo / "rules_out")
 
     @property
     def registrations(self) -> Path:
-        return _pick(self.registrations_root, ENV_REGISTRATIONS, self.repo / "registrations")
+        return _pick(self.registrations_root, ENV_REGISTRATIONS, lambda: self.repo / "registrations")
 
     @property
     def storage(self) -> Path:
         """Intermediate tables (tm_units, system outputs, ...): <storage>/<asset>/<client>/."""
-        return _pick(self.storage_root, ENV_STORAGE, self.repo / ".dagster" / "data")
+        return _pick(self.storage_root, ENV_STORAGE, lambda: self.repo / ".dagster" / "data")
 
     def client_dir(self, client: str) -> Path:
         return self.inbox / client

@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
+from assets.freshness import code_version
 from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
@@ -37,7 +38,7 @@ def system_name(path: Path) -> str:
     return Path(name).stem
 
 
-@asset(partitions_def=CLIENTS, group_name="scoring", output_required=False)
+@asset(partitions_def=CLIENTS, group_name="scoring", output_required=False, deps=["inbox_systems"], code_version=code_version(__name__))
 def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """The outputs to score: inbox/<client>/systems/<name>.<ext>, copied as read so a run can be replayed."""
     client = context.partition_key
@@ -88,7 +89,7 @@ def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tup
 
 
 @asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],
-       output_required=False)
+       output_required=False, code_version=code_version(__name__))
 def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Score every system against the client's LATEST convention set; the run lands beside the set."""
     client = context.partition_key

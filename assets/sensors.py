@@ -1,7 +1,12 @@
-"""The inbox sensor: a new or changed file under inbox/<client>/tm/ adds the client and requests a run.
+"""The inbox sensor (on by default): a new or changed file under inbox/<client>/tm/ adds the client and
+runs what the change makes stale.
 
-The cursor maps client → fingerprint of its tm/ files (paths, sizes, mtimes), so an unchanged inbox
-requests nothing and a touched file re-runs only its client.
+The cursor maps client → a cheap fingerprint of its tm/ files (paths, sizes, mtimes), so an untouched
+inbox costs one directory walk a tick. When it moves, the client's refresh plan (assets/freshness.py:
+content fingerprints of every input, Dagster's code versions and records) decides what to run: a
+touched but identical file runs nothing, a rewritten TM re-runs ingest and what depends on it. Each
+location's sensor looks only at its own inbox, and a client with a run queued or in progress (from
+any location of the instance) is left for a later tick, its cursor entry unchanged.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
@@ -10,6 +15,7 @@ import json
 
 from dagster import (
     DefaultSensorStatus,
+    RepositoryDefinition,
     RunRequest,
     SensorEvaluationContext,
     SensorResult,
@@ -21,34 +27,56 @@ from assets.inbox import clients_with_tm, fingerprint, tm_files
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
+from assets.schedules import client_in_flight, refresh_request
+
+
+def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
+    if context.repository_def is not None:
+        return context.repository_def
+    from assets.definitions import defs  # evaluated outside a code location (a test, a script)
+
+    return defs.get_repository_def()
 
 
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
-    """One tick: compare each client's tm/ fingerprint with the cursor."""
+    """One tick: compare each client's tm/ fingerprint with the cursor; plan the clients that moved."""
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     known = set(context.instance.get_dynamic_partitions(CLIENTS_PARTITIONS_NAME))
     current: dict[str, str] = {}
     new_clients: list[str] = []
     requests: list[RunRequest] = []
+    notes: list[str] = []
     for client in clients_with_tm(settings.inbox):
         files = tm_files(settings.inbox, client)
         if not files:
             continue
-        current[client] = fingerprint(files, settings.inbox / client / "tm")
+        moved = fingerprint(files, settings.inbox / client / "tm")
         if client not in known:
             new_clients.append(client)
-        if seen.get(client) != current[client]:
-            requests.append(RunRequest(partition_key=client, run_key=f"{client}:{current[client]}",
-                                       tags={"housestyle/trigger": "inbox"}))
+        if seen.get(client) == moved:
+            current[client] = moved
+            continue
+        if client_in_flight(context.instance, client):
+            if client in seen:
+                current[client] = seen[client]  # not advanced: this change is planned on a later tick
+            notes.append(f"{client}: run in flight")
+            continue
+        current[client] = moved
+        request, plan = refresh_request(context.instance, _repository(context), settings, client, "inbox",
+                                        f"{client}:{moved}")
+        if request is not None:
+            requests.append(request)
+        else:
+            notes.append(f"{client}: tm/ touched, content unchanged")
     return SensorResult(
         run_requests=requests,
         dynamic_partitions_requests=[CLIENTS.build_add_request(new_clients)] if new_clients else [],
         cursor=json.dumps(current, sort_keys=True),
-        skip_reason=None if requests else SkipReason("no new or changed files under inbox/*/tm/"),
+        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/"),
     )
 
 
 @sensor(job_name=CLIENT_JOB_NAME, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
-        description="Adds a client partition and runs it when files appear or change under inbox/<client>/tm/.")
+        description="Adds a client partition and runs what changed when files appear or change under inbox/<client>/tm/.")
 def inbox_sensor(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     return evaluate_inbox(context, settings)

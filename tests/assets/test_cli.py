@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -10,6 +14,7 @@ import pytest
 
 from assets.cli import SUBCOMMAND_MODULES, build_parser, main
 
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "assets"
 CLIENT = FIXTURES / "client"
 SCORE = FIXTURES / "score"
@@ -78,3 +83,95 @@ def test_score_rejects_malformed_system_argument(tmp_path: Path, capsys: pytest.
         main(["score", "--conventions", "c.jsonl", "--source", "s.jsonl", "--system", "no-equals-sign", "--out", "o"])
     assert exit_info.value.code == 2
     assert "expected NAME=FILE" in capsys.readouterr().err
+
+
+def _cli(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "assets.cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=900, check=False)
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOUSESTYLE_", "DAGSTER_"))}
+    return {**env, **extra}
+
+
+def test_init_writes_a_project_and_every_command_finds_it(tmp_path: Path) -> None:
+    project = tmp_path / "acme-project"
+    done = _cli(["init", str(project), "--demo"], tmp_path, _clean_env())
+    assert done.returncode == 0, done.stderr
+    assert {p.name for p in project.iterdir()} >= {"inbox", "registrations", "rules_out", "dagster.yaml", "workspace.yaml"}
+    demo = REPO / "inbox" / "demo"
+    copied = sorted(p.relative_to(project / "inbox" / "demo") for p in (project / "inbox" / "demo").rglob("*") if p.is_file())
+    assert copied == sorted(p.relative_to(demo) for p in demo.rglob("*") if p.is_file())
+    assert (project / "dagster.yaml").read_bytes() == (REPO / "dagster.yaml").read_bytes()  # the local profile
+    assert "working_directory: ." in (project / "workspace.yaml").read_text(encoding="utf-8")
+
+    again = _cli(["init", str(project)], tmp_path, _clean_env())
+    assert again.returncode == 2 and "already exists" in again.stderr and again.stderr.count("\n") == 1
+
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    lost = _cli(["run"], nowhere, _clean_env())
+    assert lost.returncode == 2 and "housestyle init" in lost.stderr and lost.stderr.count("\n") == 1
+    missing = _cli(["run", "--client", "nobody"], project / "inbox" / "demo" / "tm", _clean_env())  # found upward
+    assert missing.returncode == 2 and str(project / "inbox" / "nobody") in missing.stderr
+    flagged = _cli(["run", "--client", "nobody", "--project", str(project)], nowhere, _clean_env())
+    assert flagged.returncode == 2 and str(project / "inbox" / "nobody") in flagged.stderr
+    by_env = _cli(["run", "--client", "nobody"], nowhere, _clean_env(HOUSESTYLE_ROOT=str(project)))
+    assert by_env.returncode == 2 and str(project / "inbox" / "nobody") in by_env.stderr
+    not_one = _cli(["run", "--project", str(nowhere)], tmp_path, _clean_env())
+    assert not_one.returncode == 2 and "not a housestyle project" in not_one.stderr
+
+
+def test_postgres_profile_reads_its_connection_from_the_environment(tmp_path: Path) -> None:
+    import yaml
+
+    done = _cli(["init", str(tmp_path / "p"), "--profile", "postgres", "--executor", "celery"], tmp_path, _clean_env())
+    assert done.returncode == 0, done.stderr
+    config = yaml.safe_load((tmp_path / "p" / "dagster.yaml").read_text(encoding="utf-8"))
+    database = config["storage"]["postgres"]["postgres_db"]
+    assert all(isinstance(database[k], dict) and set(database[k]) == {"env"} for k in
+               ("hostname", "port", "username", "password", "db_name"))
+    assert database["scheme"] == "postgresql+psycopg2"
+    coordinator = config["run_coordinator"]
+    assert coordinator["class"] == "QueuedRunCoordinator"
+    assert coordinator["config"]["max_concurrent_runs"] == {"env": "HOUSESTYLE_MAX_CONCURRENT_RUNS"}
+    assert coordinator["config"]["tag_concurrency_limits"] == [
+        {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1}]
+    assert "assets.definitions_celery" in (tmp_path / "p" / "workspace.yaml").read_text(encoding="utf-8")
+    celery = yaml.safe_load((tmp_path / "p" / "celery.yaml").read_text(encoding="utf-8"))
+    assert celery == {"broker": {"env": "HOUSESTYLE_CELERY_BROKER_URL"}, "backend": {"env": "HOUSESTYLE_CELERY_BACKEND_URL"}}
+
+
+def test_non_editable_install_works_from_any_directory_and_writes_nothing_into_it(tmp_path: Path) -> None:
+    """The built wheel, installed without -e into a folder of its own: init --demo and run from elsewhere."""
+    wheels, site, source = tmp_path / "wheels", tmp_path / "site-packages", tmp_path / "source"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    for part in ("pipelines", "assets", "inbox/demo"):  # a copy: building writes build/ and egg-info beside the code
+        shutil.copytree(REPO / part, source / part, ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(REPO / name, source / name)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                            str(wheels), str(source)], capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
+    wheel = next(wheels.glob("housestyle-*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+                   check=True, capture_output=True, timeout=600)
+    before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
+    env = _clean_env(PYTHONPATH=str(site))  # ahead of the editable checkout on sys.path
+    where = subprocess.run([sys.executable, "-c", "import assets, pipelines; print(assets.__file__, pipelines.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert all(Path(p).is_relative_to(site) for p in where.stdout.split())
+    assert (site / "inbox" / "demo" / "tm" / "all.en-fr.tmx").is_file()  # the demo is package data
+
+    project = tmp_path / "fresh"
+    assert _cli(["init", str(project), "--demo"], tmp_path, env).returncode == 0
+    assert (project / "inbox" / "demo" / "systems" / "fairseq.jsonl").is_file()
+    shutil.copytree(CLIENT, project / "inbox" / "acme")
+    done = _cli(["run", "--client", "acme", "--executor", "in_process"], project, env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    latest = (project / "rules_out" / "acme" / "LATEST").read_text(encoding="utf-8").strip()
+    assert f"convention set:  {project / 'rules_out' / 'acme' / latest}" in done.stdout
+    assert (project / ".dagster" / "data" / "tm_units" / "acme" / "tm_units.parquet").is_file()
+    after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if "__pycache__" not in p.parts}
+    assert after == {p: m for p, m in before.items() if "__pycache__" not in p.parts}  # nothing written into the install

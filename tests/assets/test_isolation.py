@@ -261,6 +261,8 @@ def _registrations_access(path: Path) -> list[int]:
 def _asset_module(node) -> str:  # type: ignore[no-untyped-def]
     """The Python module defining an asset's compute function ('' for external assets)."""
     assets_def = node.assets_def
+    if assets_def.is_external:  # a source asset (the client's input files): no compute function
+        return ""
     fn = getattr(getattr(assets_def, "op", None), "compute_fn", None)
     decorated = getattr(fn, "decorated_fn", fn)
     return getattr(decorated, "__module__", "") or ""

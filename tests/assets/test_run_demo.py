@@ -38,7 +38,7 @@ def test_run_unknown_client_is_one_line_exit_2(tmp_path: Path) -> None:
 @pytest.mark.skipif(not (DEMO / "tm").is_dir() or not (DEMO / "systems").is_dir() or not (DEMO / "conventions").is_dir(),
                     reason="the demo client bundle (inbox/demo/tm, systems, conventions) is not in this checkout")
 def test_run_demo_end_to_end(tmp_path: Path) -> None:
-    done = run_cli(tmp_path, "run")
+    done = run_cli(tmp_path, "run", "--executor", "in_process")  # the multiprocess default runs in the services tests
     assert done.returncode == 0, done.stderr[-3000:]
     for step in ("tm_ingest", "convention_set", "system_outputs", "scoring_run"):
         assert f"▶ {step}" in done.stderr

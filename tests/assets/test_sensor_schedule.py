@@ -1,14 +1,23 @@
-"""The inbox sensor (new/changed tm files → partition + run) and the daily schedule (one run per client)."""
+"""The inbox sensor and the daily schedule (both on by default) run only what changed, decided from
+Dagster's records: a real in-process run of a small client first, then the changes a user makes.
+"""
 
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
 from dagster import (
     AddDynamicPartitionsRequest,
     DagsterInstance,
+    DagsterRun,
+    DagsterRunStatus,
+    DefaultScheduleStatus,
+    DefaultSensorStatus,
+    RepositoryDefinition,
     RunRequest,
     SensorResult,
     SkipReason,
@@ -16,14 +25,37 @@ from dagster import (
     build_sensor_context,
 )
 
+from assets.definitions import build_definitions
+from assets.freshness import plan_refresh, record_observations
+from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
 from assets.schedules import daily_refresh
 from assets.sensors import inbox_sensor
 
+WHEN = datetime(2026, 1, 2, 3, 0, tzinfo=timezone.utc)
+DOWNSTREAM_OF_TM = {"tm_units", "tm_rejects", "term_candidates", "pattern_candidates", "rule_candidates",
+                    "contrast_outputs", "negative_candidates", "convention_candidates", "convention_set",
+                    "scoring_run", "miner_evaluation"}
+
+
+@pytest.fixture(autouse=True)
+def runs_use_the_test_installation(settings: HousestyleSettings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's own settings resource (no fields) reads the environment: point it at the test installation."""
+    for name, value in (("HOUSESTYLE_ROOT", settings.repo_root), ("HOUSESTYLE_INBOX", settings.inbox_root),
+                        ("HOUSESTYLE_RULES_OUT", settings.rules_out_root),
+                        ("HOUSESTYLE_REGISTRATIONS", settings.registrations_root),
+                        ("HOUSESTYLE_STORAGE", settings.storage_root)):
+        monkeypatch.setenv(name, str(value))
+
+
+def repository() -> RepositoryDefinition:
+    return build_definitions().get_repository_def()
+
 
 def tick(instance: DagsterInstance, settings: HousestyleSettings, cursor: str | None) -> SensorResult:
-    result = inbox_sensor(build_sensor_context(instance=instance, cursor=cursor, resources={"settings": settings}))
+    result = inbox_sensor(build_sensor_context(instance=instance, cursor=cursor, resources={"settings": settings},
+                                               repository_def=repository()))
     assert isinstance(result, SensorResult)
     for request in result.dynamic_partitions_requests or []:  # what the daemon does with the result
         assert isinstance(request, AddDynamicPartitionsRequest)
@@ -35,35 +67,105 @@ def requested(result: SensorResult) -> list[str | None]:
     return sorted(r.partition_key for r in result.run_requests or [])
 
 
-def test_sensor_adds_partition_and_requests_run_on_new_or_changed_files(
-        dagster_home: Path, settings: HousestyleSettings, install_root: Path) -> None:
+def selected(request: RunRequest) -> set[str]:
+    return {k.to_user_string() for k in request.asset_selection or []}
+
+
+def daily(instance: DagsterInstance, settings: HousestyleSettings) -> list[RunRequest | SkipReason]:
+    context = build_schedule_context(instance=instance, scheduled_execution_time=WHEN, resources={"settings": settings},
+                                     repository_def=repository())
+    return list(daily_refresh(context))
+
+
+def execute(instance: DagsterInstance, request: RunRequest) -> set[str]:
+    """Run a request as the daemon would (in this process); the assets it materialised."""
+    job = repository().get_job(CLIENT_JOB_NAME)
+    result = job.execute_in_process(partition_key=request.partition_key, asset_selection=list(request.asset_selection or []),
+                                    instance=instance, tags=dict(request.tags), raise_on_error=False)
+    assert result.success
+    return {e.asset_key.to_user_string() for e in result.get_asset_materialization_events() if e.asset_key}
+
+
+def rewrite_target(tmx: Path) -> None:
+    text = tmx.read_text(encoding="utf-8")
+    tmx.write_text(text.replace("traversera la région", "passera sur la région"), encoding="utf-8")
+
+
+def test_automation_is_on_by_default() -> None:
+    repo = repository()
+    assert repo.get_schedule_def("daily_refresh").default_status == DefaultScheduleStatus.RUNNING
+    assert repo.get_sensor_def("inbox_sensor").default_status == DefaultSensorStatus.RUNNING
+
+
+def test_refresh_recomputes_only_what_changed(dagster_home: Path, settings: HousestyleSettings,
+                                             install_root: Path) -> None:
     with DagsterInstance.get() as instance:
         first = tick(instance, settings, None)
         assert requested(first) == ["acme"]
-        assert [list(r.partition_keys) for r in first.dynamic_partitions_requests or []] == [["acme"]]
         assert instance.get_dynamic_partitions(CLIENTS_PARTITIONS_NAME) == ["acme"]
+        assert selected(first.run_requests[0]) >= DOWNSTREAM_OF_TM | {"system_outputs", "registration"}
+        assert execute(instance, first.run_requests[0]) >= {"tm_units", "convention_set", "scoring_run"}
 
-        unchanged = tick(instance, settings, first.cursor)
-        assert requested(unchanged) == []
-        assert not unchanged.dynamic_partitions_requests
+        assert requested(tick(instance, settings, first.cursor)) == []  # the same files: nothing to do
+
+        started = time.monotonic()
+        unchanged = daily(instance, settings)
+        wall = time.monotonic() - started
+        assert [type(r) for r in unchanged] == [SkipReason], unchanged  # an unchanged inbox recomputes nothing
+        print(f"\ndaily tick, unchanged inbox: 0 assets requested in {wall:.2f}s")
 
         tmx = install_root / "inbox" / "acme" / "tm" / "weather.tmx"
         stat = tmx.stat()
-        os.utime(tmx, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # touched: re-run, no new partition
-        touched = tick(instance, settings, unchanged.cursor)
-        assert requested(touched) == ["acme"]
-        assert not touched.dynamic_partitions_requests
+        os.utime(tmx, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        touched = tick(instance, settings, first.cursor)  # the sensor looks (mtime moved) but the content is the same
+        assert requested(touched) == [] and "content unchanged" in str(touched.skip_reason)
 
-        newcomer = install_root / "inbox" / "globex" / "tm"
-        newcomer.mkdir(parents=True)
-        (newcomer / "memory.tmx").write_bytes(tmx.read_bytes())
-        (install_root / "inbox" / "initech" / "tm").mkdir(parents=True)  # empty drop folder: nothing to run yet
-        added = tick(instance, settings, touched.cursor)
-        assert requested(added) == ["globex"]
-        assert sorted(instance.get_dynamic_partitions(CLIENTS_PARTITIONS_NAME)) == ["acme", "globex"]
-        run_keys = {r.run_key for r in added.run_requests or []}
-        assert tick(instance, settings, added.cursor).run_requests == []
-        assert all(key and key.startswith("globex:") for key in run_keys)
+        rewrite_target(tmx)
+        changed = tick(instance, settings, touched.cursor)
+        assert requested(changed) == ["acme"]
+        assert selected(changed.run_requests[0]) == DOWNSTREAM_OF_TM  # ingest and everything that reads the TM
+        reran = execute(instance, changed.run_requests[0])
+        assert "system_outputs" not in reran and {"tm_units", "term_candidates", "scoring_run"} <= reran
+        print(f"TM target rewritten: re-ran {sorted(reran)}")
+        assert [type(r) for r in daily(instance, settings)] == [SkipReason]
+
+        systems = install_root / "inbox" / "acme" / "systems"
+        (systems / "mt_c.jsonl").write_bytes((systems / "mt_a.jsonl").read_bytes())
+        requests = [r for r in daily(instance, settings) if isinstance(r, RunRequest)]
+        assert len(requests) == 1 and selected(requests[0]) == {"system_outputs", "scoring_run"}  # only scoring
+        assert execute(instance, requests[0]) == {"system_outputs", "scoring_run"}
+
+
+def test_a_failed_run_leaves_its_assets_stale(dagster_home: Path, settings: HousestyleSettings) -> None:
+    """Observed inputs that no successful evaluation has consumed keep the assets stale (retried next tick)."""
+    repo = repository()
+    keys = repo.get_job(CLIENT_JOB_NAME).asset_layer.selected_asset_keys
+    with DagsterInstance.get() as instance:
+        instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, ["acme"])
+        plan = plan_refresh(instance, repo.asset_graph, keys, settings, "acme")
+        assert set(plan.stale) == set(keys) and "inbox_tm" in plan.new_versions
+        record_observations(instance, plan)
+        again = plan_refresh(instance, repo.asset_graph, keys, settings, "acme")
+        assert not again.new_versions and set(again.stale) == set(keys)  # observed, but never evaluated
+
+
+def test_other_locations_and_in_flight_runs_are_respected(dagster_home: Path, settings: HousestyleSettings,
+                                                          install_root: Path, tmp_path: Path) -> None:
+    with DagsterInstance.get() as instance:
+        # another code location's client (same instance, its own inbox): this location's schedule leaves it alone
+        instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, ["elsewhere"])
+        assert [type(r) for r in daily(instance, settings)] == [SkipReason]
+
+        first = tick(instance, settings, None)
+        assert requested(first) == ["acme"]
+        # a second location on the same inbox, while the first one's run is in progress: it waits
+        running = DagsterRun(job_name=CLIENT_JOB_NAME, run_id="running-acme", status=DagsterRunStatus.STARTED,
+                            tags={"dagster/partition": "acme"})
+        instance.add_run(running)
+        second = tick(instance, settings, None)
+        assert requested(second) == [] and "in flight" in str(second.skip_reason)
+        assert "acme" not in second.cursor  # not advanced: planned again once the run has finished
+        assert not [r for r in daily(instance, settings) if isinstance(r, RunRequest)]
 
 
 def test_sensor_notes_only_is_not_a_client(dagster_home: Path, settings: HousestyleSettings,
@@ -71,18 +173,15 @@ def test_sensor_notes_only_is_not_a_client(dagster_home: Path, settings: Housest
     notes_only = install_root / "inbox" / "notes" / "tm"
     notes_only.mkdir(parents=True)
     (notes_only / "PROVENANCE.md").write_text("licence note\n", encoding="utf-8")
+    (install_root / "inbox" / "initech" / "tm").mkdir(parents=True)  # empty drop folder: nothing to run yet
     with DagsterInstance.get() as instance:
-        assert "notes" not in requested(tick(instance, settings, None))
+        assert requested(tick(instance, settings, None)) == ["acme"]
 
 
-def test_schedule_yields_one_request_per_client_partition(dagster_home: Path) -> None:
-    when = datetime(2026, 1, 2, 3, 0, tzinfo=timezone.utc)
-    with DagsterInstance.get() as instance:
-        empty = list(daily_refresh(build_schedule_context(instance=instance, scheduled_execution_time=when)))
-        assert len(empty) == 1 and isinstance(empty[0], SkipReason)
+def test_retry_policy_on_model_server_steps() -> None:
+    from assets.generation import contrast_outputs
+    from assets.ingest import tm_ingest
 
-        instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, ["demo", "acme", "globex"])
-        requests = list(daily_refresh(build_schedule_context(instance=instance, scheduled_execution_time=when)))
-    assert all(isinstance(r, RunRequest) for r in requests)
-    assert sorted(r.partition_key for r in requests if isinstance(r, RunRequest)) == ["acme", "demo", "globex"]
-    assert len({r.run_key for r in requests if isinstance(r, RunRequest)}) == 3
+    policy = contrast_outputs.op.retry_policy
+    assert policy is not None and policy.max_retries >= 2 and policy.backoff is not None
+    assert tm_ingest.op.retry_policy is None  # deterministic steps fail once
