@@ -62,8 +62,9 @@ def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str
     return max(cands, key=lambda s: (min(len(x) for x in s), -len(s)))
 
 
-def _node(op: Any, av: Any) -> tuple[Strings, Strings]:
-    """(exact set, factor set) of one parse node; None = unknown / no requirement."""
+def _node(op: Any, av: Any, forms: bool) -> tuple[Strings, Strings]:
+    """(exact set, factor set) of one parse node; None = unknown / no requirement. ``forms``: model
+    optional parts exactly (for ``literal_forms``; the prefilter keeps the shorter factor instead)."""
     if op is C.LITERAL:
         return frozenset({chr(av)}), None
     if op is C.IN:
@@ -74,11 +75,11 @@ def _node(op: Any, av: Any) -> tuple[Strings, Strings]:
         _group, add_flags, del_flags, sub = av
         if add_flags or del_flags:
             raise _Unsupported
-        return _seq(sub)
+        return _seq(sub, forms)
     if op is getattr(C, "ATOMIC_GROUP", None):
-        return _seq(av)
+        return _seq(av, forms)
     if op is C.BRANCH:
-        parts = [_seq(alt) for alt in av[1]]
+        parts = [_seq(alt, forms) for alt in av[1]]
         exact: Strings = frozenset()
         for e, _f in parts:
             exact = None if e is None or exact is None else exact | e
@@ -91,9 +92,9 @@ def _node(op: Any, av: Any) -> tuple[Strings, Strings]:
         return exact, (factor if factor else None)
     if op in (C.MAX_REPEAT, C.MIN_REPEAT) or op is getattr(C, "POSSESSIVE_REPEAT", None):
         lo, hi, sub = av
-        e, f = _seq(sub)
-        if lo == 0:
-            return None, None
+        e, f = _seq(sub, forms)
+        if lo == 0:  # an optional part (``x?``): exactly "" or one of its strings; no requirement
+            return (e | {""} if forms and e is not None and hi == 1 else None), None
         exact = None
         if e is not None and lo == hi and lo <= 3:
             exact = frozenset({""})
@@ -103,13 +104,13 @@ def _node(op: Any, av: Any) -> tuple[Strings, Strings]:
     return None, None  # ANY, NOT_LITERAL, CATEGORY outside a class, GROUPREF, GROUPREF_EXISTS…
 
 
-def _seq(items: Any) -> tuple[Strings, Strings]:
+def _seq(items: Any, forms: bool = False) -> tuple[Strings, Strings]:
     """(exact set, factor set) of a sequence: concatenate exact runs, keep the best factor seen."""
     run: frozenset[str] | None = frozenset({""})
     exact_all = True
     best: Strings = None
     for op, av in items:
-        e, f = _node(op, av)
+        e, f = _node(op, av, forms)
         best = _better(best, f)
         if e is None:
             best = _better(best, run)
@@ -143,3 +144,26 @@ def required_factors(pattern: str) -> tuple[str, ...] | None:
         return None
     best = _better(exact, factor)
     return None if best is None else tuple(sorted(best))
+
+
+def literal_forms(entry: str, is_regex: bool) -> tuple[str, ...] | None:
+    """The literal strings an entry stands for, for people (review packets, glossaries): a plain
+    string is itself; a regex whose language is finite and small (the miner's bounded alternations,
+    ``\\bsavon(?:s ménagers| ménager)\\b`` → ``savon ménager``, ``savons ménagers``) is the sorted
+    set of its strings, word-boundary assertions dropped; None when it is not (``\\d+``, classes
+    of more than a few characters, case-insensitive flags, more than MAX_SET strings)."""
+    if not is_regex:
+        return (entry,)
+    try:
+        parsed = sre.parse(entry)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    try:
+        exact, _factor = _seq(parsed.data if hasattr(parsed, "data") else parsed, forms=True)
+    except _Unsupported:
+        return None
+    if exact is None or "" in exact:
+        return None
+    return tuple(sorted(exact))

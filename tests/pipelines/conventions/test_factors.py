@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.factors import required_factors
+from pipelines.conventions.factors import literal_forms, required_factors
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,29 @@ def test_a_match_always_contains_a_factor(pattern: str, text: str) -> None:
     factors = required_factors(pattern)
     if factors is not None and re.search(pattern, text):
         assert any(f in text for f in factors), (pattern, text, factors)
+
+
+@pytest.mark.parametrize(
+    ("entry", "is_regex", "forms"),
+    [
+        ("masque chirurgical", False, ("masque chirurgical",)),  # a plain string is itself
+        (r"\bsavon(?:s ménagers| ménager)\b", True, ("savon ménager", "savons ménagers")),
+        (r"\bmasques?\b", True, ("masque", "masques")),
+        (r"colou?r", True, ("color", "colour")),
+        (r"\d+", True, None),  # infinite
+        (r"(?i)abc", True, None),  # case flags: the forms are not the strings written
+        (r"x?", True, None),  # matches the empty string
+        (r"[", True, None),  # does not compile
+    ],
+)
+def test_literal_forms_expand_the_bounded_alternations_the_miner_writes(entry: str, is_regex: bool,
+                                                                       forms: tuple[str, ...] | None) -> None:
+    assert literal_forms(entry, is_regex) == forms
+
+
+def test_literal_forms_are_the_strings_the_miner_s_regex_matches() -> None:
+    from pipelines.mining.inflection import alternatives
+
+    for words in (["savon ménager", "savons ménagers"], ["a", "ab", "abc"], ["gel", "gels", "gel hydratant"]):
+        entry, is_regex = alternatives(words)
+        assert literal_forms(entry, is_regex) == tuple(sorted(words))
