@@ -49,7 +49,7 @@ def validation_errors(document: etree._ElementTree | etree._Element) -> list[str
     rng = schema()
     if rng.validate(document):
         return []
-    return [f"line {e.line}: {e.message}" for e in rng.error_log]  # type: ignore[attr-defined]
+    return [f"line {e.line}: {e.message}" for e in rng.error_log]
 
 
 def _lang(tag: str) -> str:
