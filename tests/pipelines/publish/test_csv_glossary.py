@@ -1,0 +1,41 @@
+"""CSV glossary: a BOM, a header, one row per source × target term, read back by the csv module."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from pipelines.publish.csv_glossary import COLUMNS
+from pipelines.publish.publish import publish
+from tests.pipelines.publish.sample import sample_set
+
+
+def test_csv_round_trip(tmp_path: Path) -> None:
+    out = tmp_path / "glossary.csv"
+    done = publish(sample_set(tmp_path / "v1"), "csv", out, frozenset({"validated"}))
+    data = out.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"\r\n" in data
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert tuple(rows[0]) == COLUMNS
+    assert done.files[0].items == len(rows) == 8
+    pairs = [(r["source"], r["target"], r["forbidden"]) for r in rows]
+    assert pairs[:2] == [("air mass", "masse d'air", "false"), ("air mass", "masse atmosphérique", "true")]
+    assert ("household soap", "savons ménagers", "false") in pairs
+    assert ("lockdown", "bouclage", "true") in pairs
+    air = rows[0]
+    assert air["note"].startswith("Météo-France usage; support: 12; consistency: 0.92")
+    assert len(air["convention_id"]) == 16
+
+
+def test_csv_quotes_what_needs_quoting(tmp_path: Path) -> None:
+    from pipelines.conventions.model import Convention
+    from tests.conftest import write_sealed_set
+
+    conv = Convention(dimension="term:a, b", rule="term", src='say "a, b"', expected_terms=["dire « a; b »\nx"],
+                      status="validated", note="line one\nline two", src_lang="en", tgt_lang="fr")
+    out = tmp_path / "g.csv"
+    publish(write_sealed_set(tmp_path / "v2", [conv]), "csv", out, None)
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["source"], row["target"]) == ('say "a, b"', "dire « a; b »\nx")
