@@ -1,6 +1,6 @@
 """Glossary entries as a CSV glossary, the kind CAT tools import.
 
-Layout (documented in docs/publish.md): one row per (source term, target term), the preferred
+Layout (documented in pipelines/publish/README.md): one row per (source term, target term), the preferred
 renderings of a source term first, then its wrong variants with ``forbidden`` = ``true``.
 Why one row per target term rather than ``|``-joined cells: memoQ's and Phrase's term-base CSV
 import and Trados's Glossary Converter map each column to one term of one language and read further
@@ -10,12 +10,18 @@ A per-term ``forbidden`` flag is what memoQ ("Forbidden") and Phrase ("Forbidden
 Encoding: UTF-8 with a BOM and CRLF line ends (RFC 4180): Excel opens a BOM-less UTF-8 CSV as
 the ANSI code page and garbles accents, and the CAT tools read the BOM as the encoding mark.
 Written with the csv module (quoting is its job), atomically.
+
+Cells are data, never formulas: a cell a spreadsheet would evaluate (first character ``=``, ``+``,
+``-``, ``@``, tab or CR, and not a plain number) gets a leading apostrophe (OWASP's advice for CSV
+injection), since a TM term such as ``=HYPERLINK(…)`` would otherwise run when the glossary is
+opened in Excel. The TBX keeps every term exactly as written.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +30,15 @@ from pipelines.publish.glossary import GlossaryEntry, entry_note
 
 COLUMNS: tuple[str, ...] = ("source", "target", "forbidden", "note", "convention_id")
 ENCODING = "utf-8-sig"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)*")
+
+
+def inert_cell(text: str) -> str:
+    """``text`` as a cell no spreadsheet evaluates (see the module docstring)."""
+    if text.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def glossary_rows(entries: Sequence[GlossaryEntry]) -> list[dict[str, str]]:
@@ -35,8 +50,9 @@ def glossary_rows(entries: Sequence[GlossaryEntry]) -> list[dict[str, str]]:
         note = "; ".join(f for f in entry_note(conv, None) if not f.startswith("convention_id:"))
         for source in entry.source_terms:
             for target, forbidden in [*((t, False) for t in entry.preferred), *((t, True) for t in entry.deprecated)]:
-                rows.append({"source": source, "target": target, "forbidden": "true" if forbidden else "false",
-                             "note": note, "convention_id": conv.convention_id})
+                rows.append({"source": inert_cell(source), "target": inert_cell(target),
+                             "forbidden": "true" if forbidden else "false", "note": inert_cell(note),
+                             "convention_id": conv.convention_id})
     return rows
 
 

@@ -39,3 +39,22 @@ def test_csv_quotes_what_needs_quoting(tmp_path: Path) -> None:
     with out.open(encoding="utf-8-sig", newline="") as handle:
         (row,) = list(csv.DictReader(handle))
     assert (row["source"], row["target"]) == ('say "a, b"', "dire « a; b »\nx")
+
+
+def test_csv_cells_never_become_spreadsheet_formulas(tmp_path: Path) -> None:
+    """A hostile TM term such as ``=HYPERLINK(…)`` must not run when the glossary opens in Excel."""
+    from pipelines.conventions.model import Convention
+    from tests.conftest import write_sealed_set
+
+    convs = [Convention(dimension="term:x", rule="term", src='=HYPERLINK("http://x","y")', expected_terms=["@SUM(A1)"],
+                        status="validated", note="+1 call", src_lang="en", tgt_lang="fr"),
+             Convention(dimension="term:t", rule="term", src="-20", expected_terms=["-20"], status="validated",
+                        src_lang="en", tgt_lang="fr")]
+    out = tmp_path / "g.csv"
+    publish(write_sealed_set(tmp_path / "v3", convs), "csv", out, None)
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        rows = {r["convention_id"]: r for r in csv.DictReader(handle)}
+    hostile = rows[convs[0].convention_id]
+    assert (hostile["source"], hostile["target"]) == ("'=HYPERLINK(\"http://x\",\"y\")", "'@SUM(A1)")
+    assert hostile["note"].startswith("'+1 call")
+    assert rows[convs[1].convention_id]["source"] == "-20"  # a plain number is not a formula
