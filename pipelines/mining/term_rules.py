@@ -38,9 +38,10 @@ from pipelines.mining.term_filters import (
     STOP_LIKE,
     fragment_of_compound,
     joined_sentences,
-    reject,
+    rejection,
 )
 from pipelines.mining.term_result import TermResult
+from pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
@@ -152,6 +153,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
+    result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
+                                     corpus.src_lang, corpus.tgt_lang)
+    result.trace = {}
     return result
 
 
@@ -204,21 +208,28 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
+    trace = result.trace[term] = Decision(choices, chosen.key)
     occurrences = cands.terms[term].occurrences
     spelling = spelled(cands.terms[term])
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
+        trace.reject("low_consistency", f"best coverage {chosen.coverage:.2f} ('{chosen.key}') < term_min_consistency "
+                                        f"{params.term_min_consistency}")
         _conflict(term, choices, chosen, params, result, mandated=False)
         return
-    why = "joined_sentences" if joined_sentences(spelling) else reject(
-        term, chosen, occurrences, best_dice, lexicon, params)
-    if why is None and " " in term and chosen.support <= params.term_low_support \
+    found = (("joined_sentences", f"'{spelling}' spans two sentences joined without a space")
+             if joined_sentences(spelling) else rejection(term, chosen, occurrences, best_dice, lexicon, params))
+    if found is None and " " in term and chosen.support <= params.term_low_support \
             and term.split(" ")[-1] in modifiers:
-        why = "ends_in_modifier"  # "way possible", "nucleocapsid of helical", "kits sent": no head noun
-    if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
-            other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)
-            for _, t in best_dice.get(chosen.key, [])):
-        why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
+        # "way possible", "nucleocapsid of helical", "kits sent": no head noun
+        found = "ends_in_modifier", (f"support {chosen.support} <= term_low_support {params.term_low_support} and "
+                                     f"'{term.split(' ')[-1]}' is mostly rendered as an adjective or verb")
+    if found is None and chosen.support <= params.term_low_support and not chosen.cognate:
+        rival = next((t for _, t in best_dice.get(chosen.key, [])
+                      if other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)), None)
+        if rival is not None:  # symmetry → hélicoïdale: the rendering spells ``helical``
+            found = "cognate_of_other_term", f"the rendering '{_form(cands, chosen.key)}' spells the other term '{rival}'"
+    why = None if found is None else found[0]
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = ""
     # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
@@ -229,12 +240,19 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
             why = "fragment_of_compound"
+            found = why, (f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
+                          f"{params.term_compound_share} of its occurrences, and no whole compound "
+                          + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
         else:  # the whole compound stands as a candidate of its own, through the same filters
             (chosen, chosen_units), repair = rebuilt, "compound"
             stats["compound_rebuilt"] += 1
-            why = reject(term, chosen, occurrences, best_dice, lexicon, params)
+            trace.chosen, trace.renderings = chosen.key, [chosen, *choices]
+            found = rejection(term, chosen, occurrences, best_dice, lexicon, params)
+            why = None if found is None else found[0]
             evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
-    if why is not None:
+    if found is not None:
+        why = found[0]
+        trace.reject(*found)
         stats[why] += 1
         if why == "no_majority":  # the TM is split: report the renderings, mandate none
             _conflict(term, choices, chosen, params, result, mandated=False)
@@ -257,6 +275,9 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     result.conventions.append(conv)
     result.evidence[conv.convention_id] = (evidence, counter)
     stats["rules"] += 1
+    trace.decision, trace.convention_id = "rule", conv.convention_id
+    trace.figures = (f"support {chosen.support}, coverage {chosen.coverage:.2f}, dice {chosen.dice:.2f}"
+                     + (", rebuilt as a whole compound" if repair else ""))
     _conflict(term, choices, chosen, params, result, mandated=True)
 
 
@@ -267,6 +288,8 @@ def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningPa
               and c.coverage >= params.term_conflict_min_share and c.support >= params.term_conflict_min_support]
     if not rivals:
         return
+    if term in result.trace:
+        result.trace[term].conflict = describe_conflict([chosen, *rivals], mandated=mandated)
     result.conflicts.append({
         "kind": "term", "dimension": f"term:{term}", "src": term, "resolved": mandated,
         "renderings": [{"lemma_key": c.key, "forms": c.forms[:CONFLICT_FORMS_SHOWN], "support": c.support, "coverage": round(c.coverage, 4),
