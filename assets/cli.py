@@ -33,6 +33,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_judge",
     "assets.cli_registration",
     "assets.cli_generation",
+    "assets.cli_explain",
 ]
 
 

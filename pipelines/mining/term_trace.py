@@ -89,7 +89,7 @@ def _line(row: Mapping[str, object]) -> str:
     elif decision == "dropped":
         head = f"rule dropped by {row['filter']}: {row['figures']}"
     elif decision == "rejected":
-        head = f"rejected by {row['filter']}: {row['figures']}"
+        head = f"rejected by {row['filter']} (chosen '{row['lemma_key']}'): {row['figures']}"
     else:
         head = f"no rule ({decision}): {row['figures']}"
     shown = ", ".join(f"'{r['lemma_key']}'" + (f" {r['support']}/{row['units']} units" if r["support"] is not None
