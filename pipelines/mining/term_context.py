@@ -87,7 +87,7 @@ def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DE
     term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
     ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
     at the end keeps its head and stands alone (``key file`` in ``private key file``), as may one
-    word (``transmissible``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
+    word (``firmware``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
     one occurrence cannot tell."""
     by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
     nested: dict[str, str] = {}  # nested term -> a longer ruled term it starts
@@ -106,7 +106,7 @@ def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DE
 def drop_headless(result: TermResult, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> None:
     """A multiword term always followed by the same noun, where that noun and the term's last word
     make a phrase seen in more units than the term itself (``PHE reference`` + ``laboratories``,
-    ``COVID-19-specific animal`` + ``models``), ends in a modifier of that phrase: its head is the
+    ``VPN-specific network`` + ``settings``), ends in a modifier of that phrase: its head is the
     next noun, so it is a fragment. C-value's nesting needs the longer term to be frequent and ruled;
     this asks the phrase to recur instead, so it also holds for terms seen once. Nouns are told by
     their French renderings (``noun_words``): ``public places like`` or ``limited data available``

@@ -16,7 +16,7 @@ import spacy
 from pipelines.mining.boundary import Choice
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 
-# Acronyms spelled like a function word (WHO, US, IT) trigger only when written in capitals.
+# Acronyms spelled like a function word (US, IT) trigger only when written in capitals.
 STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_words)
 _PLAIN_FORM = re.compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
 
@@ -86,8 +86,8 @@ def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0)
 def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str],
                          share: float = 1.0) -> bool:
     """The rendering is (in ``share`` of its occurrences) hyphen-joined to a word the term lacks: one
-    half of a compound (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``isolation`` → ``auto``
-    of ``auto-isolement``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only
+    half of a compound (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``assessment`` → ``auto``
+    of ``auto-évaluation``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only
     that half. A term joined on the same side in the source keeps it (``ICD`` → ``CIM``: ICD-10 →
     CIM-10)."""
     target_sides = hyphen_sides(forms, targets, share)
@@ -97,7 +97,7 @@ def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str]
 
 
 def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
-    """English plural folded away (trials → trial, viruses → virus): a term and its plural are
+    """English plural folded away (entries → entry, addresses → address): a term and its plural are
     one term when deciding whose rendering a target phrase is."""
     for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
         if term.endswith(suffix) and len(term) - len(suffix) >= params.term_plural_stem_min_chars:
@@ -130,7 +130,7 @@ def rejection(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, 
                f"aligned {chosen.aligned} < term_low_support_min_align {p.term_low_support_min_align} × {occurrences} occurrences")
         return "weak_low_support", f"support {s} <= term_low_support {p.term_low_support}, not a cognate, {why}"
     # The TM writes the rendering in at most half the term's units: frequency alone does not make
-    # it the client's choice (dev: TICO ``protect`` → ``covid``, ``code`` → ``section``; VPN ``Save``
+    # it the client's choice (dev: TICO ``protect`` → a disease's name, ``code`` → ``section``; VPN ``Save``
     # → ``économiser``, ``United`` → ``royaume``). A cognate, or a phrase built from its words' own
     # renderings, is a second, independent line of evidence.
     if cov <= p.term_no_majority and not chosen.cognate and (

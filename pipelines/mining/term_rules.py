@@ -3,7 +3,7 @@ rules that pass the thresholds, report conflicts.
 
 Per term: the aligned renderings (lemma-grouped) are the candidates, plus one-word truncations of
 the best one (boundary repair). Each is counted over units (Aho–Corasick, folded, word-bounded;
-acronyms spelled like a function word, ``WHO``, case-sensitively as they are scored): coverage =
+acronyms spelled like a function word, ``IT``, case-sensitively as they are scored): coverage =
 units whose target holds a form / units whose source holds the term; Dice over units. The choice,
 over-long trimming and the grouping of derived words and spelling variants live in ``boundary``.
 """
@@ -57,7 +57,7 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     tgt_toks = cache.tokenize(targets, corpus.tgt_lang, analyse=True)
     settle_closed_tags(tgt_toks)
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
-    # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
+    # (fichiers/fichier), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
@@ -103,7 +103,7 @@ def _form(cands: Candidates, key: str) -> str:
 
 
 def cognate(term: str, form: str, params: MiningParams) -> bool:
-    """Orthographically close single words (``address``/``adresse``, ``transmissible``): in a
+    """Orthographically close single words (``address``/``adresse``, ``firmware``): in a
     technical TM such a target word is almost always the rendering, even where alignment failed."""
     if " " in term or " " in form or min(len(term), len(form)) < params.term_cognate_min_chars:
         return False
@@ -121,7 +121,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
     src_hits = dict(zip(terms, batched_unit_hits(terms, corpus.folded_sources, corpus.sources)))
-    # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
+    # Acronyms spelled like a function word (IT) are scored case-sensitively: count them so too.
     acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
     src_hits.update(zip(acronyms, batched_unit_hits(list(acronyms.values()), corpus.sources)))
     form_hits = dict(zip(all_forms, batched_unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
@@ -176,7 +176,7 @@ def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str
 
 
 def spelled(cand: TermCandidate) -> str:
-    """The term as the TM most often writes it (COVID-19, WHO)."""
+    """The term as the TM most often writes it (Wi-Fi, IT)."""
     return max(cand.surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
 
@@ -232,7 +232,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     why = None if found is None else found[0]
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = ""
-    # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
+    # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
