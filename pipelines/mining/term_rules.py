@@ -153,6 +153,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
+    del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
     result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
                                      corpus.src_lang, corpus.tgt_lang)
     result.trace = {}

@@ -103,8 +103,8 @@ def trace_frame(cands: Candidates, keys_of: Mapping[str, list[str]], sample: Seq
                 src_hits: Mapping[str, np.ndarray], decisions: Mapping[str, Decision], unit_ids: Sequence[str],
                 src_lang: str, tgt_lang: str) -> pl.DataFrame:
     """One TRACE_SCHEMA row per candidate source term of the aligned sample (``sample``: the corpus
-    indices of its units), sorted by term."""
-    rows = []
+    indices of its units), sorted by term. Built column by column: one dict at a time, not one per term."""
+    columns: dict[str, list[object]] = {name: [] for name in TRACE_SCHEMA}
     for term in sorted(cands.terms):
         cand = cands.terms[term]
         spelling = max(cand.surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
@@ -132,8 +132,9 @@ def trace_frame(cands: Candidates, keys_of: Mapping[str, list[str]], sample: Seq
                 row.update(decision="no_rendering", figures="no aligned rendering is a nominal phrase or a verb aligned "
                            "often enough" if aligned else "the aligner linked it to no consistent target span")
         row["why"] = _line(row)
-        rows.append(row)
-    return pl.DataFrame(rows, schema=TRACE_SCHEMA) if rows else empty_trace()
+        for name, value in row.items():
+            columns[name].append(value)
+    return pl.DataFrame(columns, schema=TRACE_SCHEMA) if columns["src"] else empty_trace()
 
 
 def empty_trace() -> pl.DataFrame:
