@@ -34,6 +34,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_registration",
     "assets.cli_generation",
     "assets.cli_publish",
+    "assets.cli_explain",
 ]
 
 

@@ -42,6 +42,7 @@ from pipelines.mining.mine import (
     term_group,
 )
 from pipelines.mining.params import DEFAULT_PARAMS
+from pipelines.mining.term_trace import TRACE_FILE
 from pipelines.splits import select_split
 
 
@@ -95,8 +96,9 @@ def term_candidates(context: AssetExecutionContext, settings: HousestyleSettings
     client, out = context.partition_key, settings.asset_dir("term_candidates", context.partition_key)
     counts, suspects = {}, 0
     for corpus in _corpora(settings, client, config.split):
-        items, conflicts, stats = term_group(corpus, DEFAULT_PARAMS)
+        items, conflicts, stats, trace = term_group(corpus, DEFAULT_PARAMS)
         _store(out, items, corpus, {"conflicts": conflicts, "stats": stats, "split": config.split})
+        atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE, trace.write_parquet)
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(items)
         suspects += len(stats["suspect_units"])
     result = _materialize("terms", counts, config.split)
@@ -144,10 +146,13 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
             mined += items
             conflicts += meta.get("conflicts", [])
             stats.update(meta.get("stats", {}))
-        result = combine(mined, conflicts, corpus.unit_ids, stats)
+        trace_file = settings.storage / "term_candidates" / client / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE
+        result = combine(mined, conflicts, corpus.unit_ids, stats, pl.read_parquet(trace_file) if trace_file.is_file() else None)
         _store(out, [Mined(c, [], []) for c in result.conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
         atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / "evidence.parquet", result.evidence.write_parquet)
+        if result.term_trace is not None:
+            atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE, result.term_trace.write_parquet)
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(result.conventions)
     return _materialize("conventions", counts, config.split)
 
@@ -159,8 +164,9 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
         conventions = (load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
                        if (pair_dir / "candidates.jsonl").stat().st_size else [])
         meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
+        trace = pl.read_parquet(pair_dir / TRACE_FILE) if (pair_dir / TRACE_FILE).is_file() else None
         pairs[pair_dir.name] = MiningResult(conventions, pl.read_parquet(pair_dir / "evidence.parquet"),
-                                            meta.get("conflicts", []), meta.get("stats", {}), meta.get("suspects", []))
+                                            meta.get("conflicts", []), meta.get("stats", {}), meta.get("suspects", []), trace)
     return pairs
 
 

@@ -2,7 +2,7 @@
 
 A large TM must not mean a full re-translation: ``terms`` (default) keeps only the units whose source
 triggers one of the mined term rules — the only units contrast mining looks at — and ``max_sources``
-caps the count with a deterministic spread (every k-th unit, so a re-run asks for the same units and
+caps the count with a deterministic stride (every k-th unit, so a re-run asks for the same units and
 hits the cache). ``all`` translates every unit.
 """
 

@@ -3,9 +3,9 @@
 Word boundaries (SPEC.md §2): an edge character of a plain string that is a letter or digit may
 not touch another letter or digit (``air`` never matches inside ``chair``), nor a hyphen of the RAW
 text (U+002D, U+2010, U+2011) that joins it to a further letter or digit: hyphen-joined words are
-one word (``sars-cov`` is not in ``sars-cov-2``, ``virus`` not in ``anti-virus``). Apostrophes and
+one word (``wi-fi`` is not in ``wi-fi-6``, ``mail`` not in ``e-mail``). Apostrophes and
 other punctuation are boundaries. The rule applies only between characters of scripts that separate
-words with spaces: when either of the two touching characters is Han, Hiragana, Katakana or Thai, a
+words with spaces: when either of the two adjacent characters is Han, Hiragana, Katakana or Thai, a
 term matches anywhere.
 
 "Of the raw text": the ``typographic`` fold (and the miner's counting fold) writes every dash

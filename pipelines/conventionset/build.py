@@ -85,7 +85,7 @@ def fold_contrast(draft: SetDraft, sources: SetSources) -> SetDraft:
     conventions, evidence = fold_contrast_with_evidence(result.conventions, result.evidence, candidates)
     result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
     draft.inputs.update({f.name: f.sha256 for f in sources.contrast})
-    draft.result = MiningResult(conventions, evidence, result.conflicts, result.stats, result.suspects)
+    draft.result = MiningResult(conventions, evidence, result.conflicts, result.stats, result.suspects, result.term_trace)
     return draft
 
 
@@ -114,9 +114,10 @@ def _pairs_result(pairs: Mapping[str, MiningResult]) -> MiningResult:
     """One result over the language pairs (in key order); per-pair statistics under their key."""
     keys = sorted(pairs)
     evidence = [empty_evidence(), *(pairs[k].evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA) for k in keys)]
+    traces = [t for k in keys if (t := pairs[k].term_trace) is not None]
     return MiningResult([c for k in keys for c in pairs[k].conventions], pl.concat(evidence),
                         [c for k in keys for c in pairs[k].conflicts], {"pairs": {k: pairs[k].stats for k in keys}},
-                        [s for k in keys for s in pairs[k].suspects])
+                        [s for k in keys for s in pairs[k].suspects], pl.concat(traces) if traces else None)
 
 
 def build_set(pairs: Mapping[str, MiningResult], sources: SetSources, *, client: str, rules_out: Path,

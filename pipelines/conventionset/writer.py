@@ -31,6 +31,7 @@ from pipelines.conventionset.version import (
 )
 from pipelines.mining.conflicts import conflict_rows
 from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
+from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
 
 SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
@@ -63,6 +64,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         evidence = evidence.sort(*EVIDENCE_ORDER)
     conflicts = pl.DataFrame(conflict_rows(result.conflicts), schema=CONFLICT_SCHEMA)
     suspects = pl.DataFrame(result.suspects, schema=SUSPECT_SCHEMA).sort("unit_id")
+    trace = pl.DataFrame(schema=TRACE_SCHEMA) if result.term_trace is None else result.term_trace  # explain reads it
 
     def write_files(folder: Path) -> None:  # inside the set's temporary folder: renamed whole
         (folder / "conventions.jsonl").write_text(_jsonl(conventions), encoding="utf-8")
@@ -70,6 +72,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         evidence.write_parquet(folder / "evidence.parquet")
         conflicts.write_parquet(folder / "conflicts.parquet")
         suspects.write_parquet(folder / "suspect_units.parquet")
+        trace.write_parquet(folder / TRACE_FILE)
 
     by_rule: dict[str, int] = {}
     for conv in conventions:

@@ -3,7 +3,7 @@
 Every count is over UNITS (a term said twice in one unit counts once) on ``fold_count`` text, with
 the checker's word-boundary rule and its search (``pipelines.conventions.multisearch``: one
 Aho–Corasick pass over all texts, then the boundaries), so mined support/consistency mean what the
-checker will see — hyphen-joined words included (``virus`` is not counted in ``anti-virus``).
+checker will see — hyphen-joined words included (``mail`` is not counted in ``e-mail``).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ words), so the regular rules of French agreement are written here.
 
 Over-generation is cheap by construction: a generated string that is not a French word never occurs
 in an output, so it only widens an alternation. What is never generated: gender of nouns (``patient``
-→ ``patiente`` is another word), forms of complements after a preposition (``port du masque``:
-``masque`` keeps its number), verb conjugations.
+→ ``patiente`` is another word), forms of complements after a preposition (``port du casque``:
+``casque`` keeps its number), verb conjugations.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def phrase_forms(form: str, lemmas: list[str], tags: list[str]) -> set[str]:
     if cut == 0 or len(words) < cut or (cut == len(tags) and len(words) != cut):
         return {form}
     if "NOUN" not in tags[:cut]:
-        if cut == 1 and tags[0] in ("VERB", "AUX") and participle_bases(words[0]):  # mis en quarantaine
+        if cut == 1 and tags[0] in ("VERB", "AUX") and participle_bases(words[0]):  # mis en service
             return {_join([w, *words[1:]]) for w in one_word_forms(words[0], lemmas[0], tags[0])}
         return {form}
     options = [_numbers(w, lemma, t) for w, lemma, t in zip(words[:cut], lemmas[:cut], tags[:cut])]

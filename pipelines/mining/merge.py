@@ -44,6 +44,7 @@ class MiningResult:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     suspects: list[dict[str, Any]] = field(default_factory=list)  # suspect_units.Suspect rows
+    term_trace: pl.DataFrame | None = None  # term_trace.TRACE_SCHEMA rows: what was decided per source term
 
 
 def empty_evidence() -> pl.DataFrame:

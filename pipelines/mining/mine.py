@@ -30,6 +30,7 @@ from pipelines.mining.placeholder import mine_placeholder
 from pipelines.mining.source_copy import mine_source_copy
 from pipelines.mining.suspect_units import find_suspects
 from pipelines.mining.term_rules import mine_terms
+from pipelines.mining.term_trace import empty_trace
 from pipelines.mining.tokens import TokenCache
 from pipelines.mining.verify import finish, keep, measure, verification_sample
 
@@ -61,9 +62,10 @@ PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates", "currency")
 RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 
-def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any]]:
-    """Term rules with their evidence, conflicts and filter counts (``stats["suspect_units"]``: the
-    rows of the misaligned units left out, see ``suspect_units``)."""
+def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
+    """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
+    rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
+    decided per term and why, ``term_trace``; of the pass that wrote the rules)."""
     cache = TokenCache()
     terms = mine_terms(corpus, params, cache)
     suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
@@ -76,7 +78,9 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]
         mined.append(Mined(conv, kept[evidence], kept[counter]))
-    return mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]}
+    trace = terms.trace_frame if terms.trace_frame is not None else empty_trace()
+    return (mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]},
+            trace)
 
 
 def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
@@ -102,26 +106,28 @@ def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams)
 
 
 def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: Sequence[str],
-            stats: dict[str, Any]) -> MiningResult:
-    """convention_candidates: merged, deterministic, with conflicts reported."""
+            stats: dict[str, Any], term_trace: pl.DataFrame | None = None) -> MiningResult:
+    """convention_candidates: merged, deterministic, with conflicts reported (and the term trace
+    passed on as it is)."""
     conventions, evidence = merge(mined, unit_ids)
     conflicts = sorted(term_conflicts + dimension_conflicts(conventions), key=lambda c: (str(c["kind"]), str(c["dimension"])))
     suspects = list(stats.get("suspect_units", []))
     stats = {**stats, "by_rule": dict(sorted(Counter(c.rule for c in conventions).items())), "conflicts": len(conflicts),
              "suspect_units": len(suspects)}
-    return MiningResult(conventions, evidence, conflicts, stats, suspects)
+    return MiningResult(conventions, evidence, conflicts, stats, suspects,
+                        term_trace if term_trace is not None else empty_trace())
 
 
 def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)
-    mined, conflicts, term_stats = term_group(corpus, params)
+    mined, conflicts, term_stats, trace = term_group(corpus, params)
     corpus.release_folds()  # only the term rules count on the folded texts
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
     return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
-                   {**stats, **term_stats, **pattern_stats, **rule_stats})
+                   {**stats, **term_stats, **pattern_stats, **rule_stats}, trace)
 
 
 def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,

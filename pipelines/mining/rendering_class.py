@@ -18,7 +18,7 @@ FINITE = frozenset({"VFIN", "AUX", DOUBTFUL_VERB})
 def nominal(pos_seqs: Counter[str]) -> bool:
     """Whether a rendering is nominal in most of its occurrences: it starts with a noun, proper noun
     or adjective (then followed by its noun) and holds a noun or proper noun (a lone adjective passes). Terminology is nominal;
-    verbs and adverbs are phrasing. The small tagger errs on later words (``respiratoire`` as VERB),
+    verbs and adverbs are phrasing. The small tagger errs on later words (``numérique`` as VERB),
     so only the first word's tag is strict. An empty tag is unknown (no tagger, or a tag the
     lemmatiser contradicted) and stands for any content word."""
     total = sum(pos_seqs.values())
@@ -36,7 +36,7 @@ def nominal(pos_seqs: Counter[str]) -> bool:
 def _adjectives_reach_a_noun(tags: list[str]) -> bool:
     """Leading adjectives must qualify a noun that follows them (``forte prévalence``); adjectives
     followed by a preposition lost their noun to the left of the span: ``médicales d'urgence`` of
-    ``services médicaux d'urgence``, ``virologique annuelle de la grippe`` of ``rapport …``."""
+    ``services médicaux d'urgence``, ``annuel d'activité de la société`` of ``rapport …``."""
     rest = [t for t in tags if t != "ADJ"] if tags[0] == "ADJ" else []
     return not rest or rest[0] in NOUNISH
 
@@ -61,7 +61,7 @@ def nominal_key(key: str, cands: Candidates) -> bool:
         usual = [_known_tag(cands.pos.get(w)) for w in words]
         # A doubtful verb may be a noun only where a noun phrase can start: first word, or after a
         # preposition, determiner or elided word (mise en page, mode d'emploi); after a noun it is the verb of a clause
-        # (covid-19 reste).
+        # (le fichier reste).
         opens = [i == 0 or tags[i - 1] in ("ADP", "DET") or words[i - 1].endswith("'") for i in range(len(tags))]
         as_read[" ".join(_settle(t, u, t == DOUBTFUL_VERB and o) for t, u, o in zip(tags, usual, opens))] += count
         repaired[" ".join(_settle(t, u, t not in FINITE or (t == DOUBTFUL_VERB and o))
@@ -77,7 +77,7 @@ OPENS_NP = frozenset({"ADP", "CCONJ", "DET", ""})  # tags a determiner may follo
 def _verb_object(words: list[str], seqs: Counter[str]) -> bool:
     """Whether, in most occurrences as tagged, a determiner other than a form of ``de`` directly
     follows a content word: a verb (past participles are tagged ADJ, some read as nouns) and its
-    object (``accru la fréquence``, ``signé des pétitions``, ``réduit la contamination``). Inside
+    object (``accru la fréquence``, ``signé des pétitions``, ``réduit la consommation``). Inside
     a noun phrase a determiner follows a preposition or an elided one (``membre de la famille``,
     ``développement d'une``), or opens a superlative (``pays les plus touchés``). Checked before
     the tag repair, which may turn the participle into a noun."""

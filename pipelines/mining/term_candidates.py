@@ -30,7 +30,7 @@ def _edge_ok(tok: Tok, params: MiningParams) -> bool:
 
 
 def _glued_number(toks: Sequence[Tok], i: int, inward: int) -> bool:
-    """A number joined by a hyphen to the rest of the span (``covid-19``, ``2019-ncov``)."""
+    """A number joined by a hyphen to the rest of the span (``windows-10``, ``3-d``)."""
     j = i + inward
     if not toks[i].norm.isalnum() or toks[i].is_word or not 0 <= j < len(toks) or not toks[j].is_hyphen:
         return False
@@ -43,8 +43,8 @@ def _inner_ok(tok: Tok) -> bool:
 
 def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[tuple[Span, str]]:
     """Candidate term spans of one source and their folded surface (deduplicated by surface). A
-    multiword span never ends inside a hyphenated word: ``outbreak of COVID`` (of COVID-19) and
-    ``dependent polymerase`` (of RNA-dependent) are fragments; one word may (``covid``: the checker's
+    multiword span never ends inside a hyphenated word: ``release of Windows`` (of Windows-10) and
+    ``party cookies`` (of third-party) are fragments; one word may (``windows``: the checker's
     word boundaries fall at hyphens)."""
     out: list[tuple[Span, str]] = []
     for i, first in enumerate(toks):
@@ -63,7 +63,7 @@ def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[t
             if _edge_ok(tok, params) or (j > i and _glued_number(toks, j, -1)):
                 surface = fold_count(text[first.start:tok.end])
                 if len(surface) >= params.term_min_chars and not (" " in surface and any(cut_edges(toks, (i, j)))):
-                    out.append(((i, j), surface))  # "official names COVID" (of COVID-19) is a fragment
+                    out.append(((i, j), surface))  # "latest release Windows" (of Windows-10) is a fragment
     return out
 
 
@@ -91,7 +91,7 @@ def _joined(toks: Sequence[Tok], i: int, step: int, *, words_only: bool = True) 
 
 
 def cut_edges(toks: Sequence[Tok], span: Span) -> tuple[bool, bool]:
-    """Whether the span's left / right edge cuts a hyphenated word (``covid`` of ``covid-19``)."""
+    """Whether the span's left / right edge cuts a hyphenated word (``windows`` of ``windows-10``)."""
     return _joined(toks, span[0], -1, words_only=False), _joined(toks, span[1], 1, words_only=False)
 
 
@@ -102,8 +102,8 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
                    cut: tuple[bool, bool] = (True, True), params: MiningParams = DEFAULT_PARAMS) -> Span | None:
     """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
     An edge the source term does not ``cut`` inside a hyphenated word grows over the rest of a
-    hyphenated target word that renders nothing outside the term (``gastrointestinal disease`` is
-    ``maladie gastro-intestinale``, not ``maladie gastro``; ``Kingdom`` stays ``uni`` of
+    hyphenated target word that renders nothing outside the term (``email address`` is
+    ``adresse e-mail``, not ``adresse e``; ``Kingdom`` stays ``uni`` of
     ``royaume-uni`` where ``royaume`` renders ``United``)."""
     lo, hi = span
     targets = [j for i, j in links if lo <= i <= hi]
@@ -140,7 +140,7 @@ class TermCandidate:
     units: set[int] = field(default_factory=set)  # units (sample indices) whose source has it
     occurrences: int = 0
     aligned: Counter[str] = field(default_factory=Counter)  # rendering lemma key -> aligned occurrences
-    surfaces: Counter[str] = field(default_factory=Counter)  # raw source spellings (COVID-19, covid-19)
+    surfaces: Counter[str] = field(default_factory=Counter)  # raw source spellings (Wi-Fi, wi-fi)
     # (last word, the content word right after the term) per occurrence; ("", "") when none follows
     next_words: Counter[tuple[str, str]] = field(default_factory=Counter)
 

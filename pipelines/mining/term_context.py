@@ -15,6 +15,7 @@ from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more
 from pipelines.mining.rendering_class import FINITE
 from pipelines.mining.term_candidates import Candidates
 from pipelines.mining.term_result import TermResult
+from pipelines.mining.term_trace import mark_dropped
 
 
 def other_word(rival: str, term: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
@@ -86,30 +87,33 @@ def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DE
     term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
     ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
     at the end keeps its head and stands alone (``key file`` in ``private key file``), as may one
-    word (``transmissible``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
+    word (``firmware``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
     one occurrence cannot tell."""
     by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
-    nested: set[str] = set()
+    nested: dict[str, str] = {}  # nested term -> a longer ruled term it starts
     for longer in by_term:
         words = longer.split(" ")
         outer = cands.terms[longer].occurrences
         for size in range(2, len(words)):
             inner = " ".join(words[:size])
             if inner in by_term and cands.terms[inner].occurrences == outer >= params.term_nested_min_occurrences:
-                nested.add(inner)
-    drop_rules(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term")
+                nested.setdefault(inner, longer)
+    drop_rules(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term",
+               {by_term[t].convention_id: f"all its {cands.terms[t].occurrences} occurrences start the ruled term "
+                f"'{longer}'" for t, longer in nested.items()})
 
 
 def drop_headless(result: TermResult, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> None:
     """A multiword term always followed by the same noun, where that noun and the term's last word
     make a phrase seen in more units than the term itself (``PHE reference`` + ``laboratories``,
-    ``COVID-19-specific animal`` + ``models``), ends in a modifier of that phrase: its head is the
+    ``VPN-specific network`` + ``settings``), ends in a modifier of that phrase: its head is the
     next noun, so it is a fragment. C-value's nesting needs the longer term to be frequent and ruled;
     this asks the phrase to recur instead, so it also holds for terms seen once. Nouns are told by
     their French renderings (``noun_words``): ``public places like`` or ``limited data available``
     end in their head."""
     nouns = noun_words(cands, params)
     headless: set[str] = set()
+    figures: dict[str, str] = {}
     for conv in result.conventions:
         term = conv.dimension.removeprefix("term:")
         cand = cands.terms.get(term)
@@ -118,13 +122,20 @@ def drop_headless(result: TermResult, cands: Candidates, params: MiningParams = 
         (pair, count), = cand.next_words.items()
         if pair[1] in nouns and count == cand.occurrences and cands.word_pairs[pair] > len(cand.units):
             headless.add(conv.convention_id)
-    drop_rules(result, headless, "headless_before_next_word")
+            figures[conv.convention_id] = (f"always followed by '{pair[1]}', and '{pair[0]} {pair[1]}' is in "
+                                           f"{cands.word_pairs[pair]} units > its {len(cand.units)}")
+    drop_rules(result, headless, "headless_before_next_word", figures)
 
 
-def drop_rules(result: TermResult, ids: set[str], reason: str) -> None:
-    """Remove these rules and their evidence, counted under ``reason``."""
+def drop_rules(result: TermResult, ids: set[str], reason: str, figures: dict[str, str] | None = None) -> None:
+    """Remove these rules and their evidence, counted under ``reason`` (and traced: ``figures``
+    by convention_id says what decided it)."""
     if not ids:
         return
+    for conv in result.conventions:
+        if conv.convention_id in ids:
+            mark_dropped(result.trace, conv.dimension.removeprefix("term:"), reason,
+                         (figures or {}).get(conv.convention_id, reason.replace("_", " ")))
     result.conventions = [c for c in result.conventions if c.convention_id not in ids]
     for cid in ids:
         result.evidence.pop(cid, None)

@@ -16,7 +16,7 @@ import spacy
 from pipelines.mining.boundary import Choice
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 
-# Acronyms spelled like a function word (WHO, US, IT) trigger only when written in capitals.
+# Acronyms spelled like a function word (US, IT) trigger only when written in capitals.
 STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_words)
 _PLAIN_FORM = re.compile(r"[^\W_](?:[\w' /\-]*[^\W_])?")
 
@@ -86,8 +86,8 @@ def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0)
 def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str],
                          share: float = 1.0) -> bool:
     """The rendering is (in ``share`` of its occurrences) hyphen-joined to a word the term lacks: one
-    half of a compound (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``isolation`` → ``auto``
-    of ``auto-isolement``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only
+    half of a compound (dev: ``underlying`` → ``sous`` of ``sous-jacents``, ``assessment`` → ``auto``
+    of ``auto-évaluation``, ``States`` → ``unis`` of ``États-Unis``), and its regex would hold only
     that half. A term joined on the same side in the source keeps it (``ICD`` → ``CIM``: ICD-10 →
     CIM-10)."""
     target_sides = hyphen_sides(forms, targets, share)
@@ -97,7 +97,7 @@ def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str]
 
 
 def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
-    """English plural folded away (trials → trial, viruses → virus): a term and its plural are
+    """English plural folded away (entries → entry, addresses → address): a term and its plural are
     one term when deciding whose rendering a target phrase is."""
     for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
         if term.endswith(suffix) and len(term) - len(suffix) >= params.term_plural_stem_min_chars:
@@ -110,45 +110,65 @@ def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]
 
 
 def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
-            lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> str | None:
+           lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> str | None:
     """Why a chosen (term, rendering) is not a rule (None when it is)."""
+    found = rejection(term, chosen, occurrences, best_dice, lexicon, params)
+    return None if found is None else found[0]
+
+
+def rejection(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
+              lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> tuple[str, str] | None:
+    """The filter that rejects a chosen (term, rendering) and the figures that decided it, as one
+    readable phrase (the term trace and ``housestyle explain`` show it); None when none does."""
     vocabulary, word_keys = lexicon
-    if chosen.support < params.term_min_support:
-        return "low_support"
-    if chosen.support <= params.term_low_support and not chosen.cognate and (
-            chosen.dice < params.term_min_dice or chosen.aligned < params.term_low_support_min_align * occurrences):
-        return "weak_low_support"
+    p, s, cov, d = params, chosen.support, chosen.coverage, chosen.dice
+    if s < p.term_min_support:
+        return "low_support", f"support {s} < term_min_support {p.term_min_support}"
+    if s <= p.term_low_support and not chosen.cognate and (
+            d < p.term_min_dice or chosen.aligned < p.term_low_support_min_align * occurrences):
+        why = (f"dice {d:.2f} < term_min_dice {p.term_min_dice}" if d < p.term_min_dice else
+               f"aligned {chosen.aligned} < term_low_support_min_align {p.term_low_support_min_align} × {occurrences} occurrences")
+        return "weak_low_support", f"support {s} <= term_low_support {p.term_low_support}, not a cognate, {why}"
     # The TM writes the rendering in at most half the term's units: frequency alone does not make
-    # it the client's choice (dev: TICO ``protect`` → ``covid``, ``code`` → ``section``; VPN ``Save``
+    # it the client's choice (dev: TICO ``protect`` → a disease's name, ``code`` → ``section``; VPN ``Save``
     # → ``économiser``, ``United`` → ``royaume``). A cognate, or a phrase built from its words' own
     # renderings, is a second, independent line of evidence.
-    if chosen.coverage <= params.term_no_majority and not chosen.cognate and (
+    if cov <= p.term_no_majority and not chosen.cognate and (
             " " not in term or not compositional(term, chosen.key, word_keys, params)):
-        return "no_majority"
-    if chosen.support <= 1 and len(term.split(" ")) > params.term_singleton_max_words:
-        return "long_singleton"
-    if (" " in term and (chosen.support <= params.term_compositional_support or chosen.dice < params.term_compositional_dice)
-            and not compositional(term, chosen.key, word_keys, params)):
-        return "not_compositional"
-    extra = content_words(chosen.key, params) - content_words(term, params)
-    if extra > (0 if chosen.support <= params.term_low_support else params.term_extra_words_allowed):
-        return "rendering_adds_words"  # "research efforts" → "efforts importants dans la recherche"
-    if not all(_PLAIN_FORM.fullmatch(f) for f in chosen.forms):
-        return "odd_rendering"  # "p.", fragments with punctuation
-    if not covers(term, chosen.key, params):
-        return "partial_rendering"
+        return "no_majority", (f"coverage {cov:.2f} <= term_no_majority {p.term_no_majority}, not a cognate, "
+                               + ("one word" if " " not in term else "not built from its words' renderings"))
     words = term.split(" ")
+    if s <= 1 and len(words) > p.term_singleton_max_words:
+        return "long_singleton", f"support {s} and {len(words)} words > term_singleton_max_words {p.term_singleton_max_words}"
+    if (" " in term and (s <= p.term_compositional_support or d < p.term_compositional_dice)
+            and not compositional(term, chosen.key, word_keys, params)):
+        why = (f"support {s} <= term_compositional_support {p.term_compositional_support}"
+               if s <= p.term_compositional_support else f"dice {d:.2f} < term_compositional_dice {p.term_compositional_dice}")
+        return "not_compositional", f"{why} and a word of the term has none of its renderings in '{chosen.key}'"
+    extra = content_words(chosen.key, params) - content_words(term, params)
+    allowed = 0 if s <= p.term_low_support else p.term_extra_words_allowed
+    if extra > allowed:  # "research efforts" → "efforts importants dans la recherche"
+        return "rendering_adds_words", f"the rendering adds {extra} content words > {allowed} allowed at support {s}"
+    odd = [f for f in chosen.forms if not _PLAIN_FORM.fullmatch(f)]
+    if odd:  # "p.", fragments with punctuation
+        return "odd_rendering", f"form '{odd[0]}' is not a plain word form"
+    if not covers(term, chosen.key, params):
+        return "partial_rendering", (f"'{chosen.key}' has counterparts for fewer than term_cover_share "
+                                     f"{p.term_cover_share} of the term's {content_words(term, params)} content words")
     if len(words) > 1 and words[0] in COUNT_WORDS:
-        return "count_phrase"  # "million children" of "1.5 million children": a quantity, not a term
-    if adverb(words[0], vocabulary, params) or adverb(words[-1], vocabulary, params):
-        return "adverb"
-    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) >= params.term_participle_min_chars:
-        return "ends_in_participle"  # "people infected", "cases reported": clauses, not terms
-    if words[-1].endswith("ing") and chosen.support <= params.term_low_support:
-        return "rare_gerund"  # "investigating", "patients showing": verbs unless well attested
+        return "count_phrase", f"starts with the count word '{words[0]}'"  # "million children": a quantity
+    for word in {words[0], words[-1]}:
+        if adverb(word, vocabulary, params):
+            return "adverb", f"'{word}' is an -ly adverb (its base is a word of the TM)"
+    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) >= p.term_participle_min_chars:
+        return "ends_in_participle", f"ends in the participle '{words[-1]}'"  # "cases reported": a clause
+    if words[-1].endswith("ing") and s <= p.term_low_support:
+        return "rare_gerund", f"ends in '{words[-1]}' with support {s} <= term_low_support {p.term_low_support}"
     if not (term[0].isalnum() and term[-1].isalnum()):
-        return "ragged_edge"
-    if (chosen.support <= params.term_reverse_max_support
-            and chosen.dice < params.term_reverse_ratio * _rival_dice(term, chosen.key, best_dice, params)):
-        return "rendering_belongs_to_other_term"  # competitive linking: santé publique ↔ public health
+        return "ragged_edge", "the term starts or ends with punctuation"
+    rival = _rival_dice(term, chosen.key, best_dice, params)
+    if s <= p.term_reverse_max_support and d < p.term_reverse_ratio * rival:
+        # competitive linking: santé publique ↔ public health
+        return "rendering_belongs_to_other_term", (f"dice {d:.2f} < term_reverse_ratio {p.term_reverse_ratio} × {rival:.2f} "
+                                                   f"of another term with the rendering '{chosen.key}'")
     return None

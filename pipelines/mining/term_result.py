@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import polars as pl
 
 from pipelines.conventions.model import Convention
+from pipelines.mining.term_trace import Decision
 
 
 @dataclass(slots=True)
@@ -17,3 +19,5 @@ class TermResult:
     evidence: dict[str, tuple[np.ndarray, np.ndarray]]  # convention_id -> (evidence, counter) unit indices
     conflicts: list[dict[str, object]] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    trace: dict[str, Decision] = field(default_factory=dict)  # term -> what was decided (term_trace)
+    trace_frame: pl.DataFrame | None = None  # term_trace.TRACE_SCHEMA rows, built once mining is done

@@ -3,7 +3,7 @@ rules that pass the thresholds, report conflicts.
 
 Per term: the aligned renderings (lemma-grouped) are the candidates, plus one-word truncations of
 the best one (boundary repair). Each is counted over units (Aho–Corasick, folded, word-bounded;
-acronyms spelled like a function word, ``WHO``, case-sensitively as they are scored): coverage =
+acronyms spelled like a function word, ``IT``, case-sensitively as they are scored): coverage =
 units whose target holds a form / units whose source holds the term; Dice over units. The choice,
 over-long trimming and the grouping of derived words and spelling variants live in ``boundary``.
 """
@@ -38,9 +38,10 @@ from pipelines.mining.term_filters import (
     STOP_LIKE,
     fragment_of_compound,
     joined_sentences,
-    reject,
+    rejection,
 )
 from pipelines.mining.term_result import TermResult
+from pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
@@ -56,7 +57,7 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     tgt_toks = cache.tokenize(targets, corpus.tgt_lang, analyse=True)
     settle_closed_tags(tgt_toks)
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
-    # (poumons/poumon), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
+    # (fichiers/fichier), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
                   iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
@@ -102,7 +103,7 @@ def _form(cands: Candidates, key: str) -> str:
 
 
 def cognate(term: str, form: str, params: MiningParams) -> bool:
-    """Orthographically close single words (``address``/``adresse``, ``transmissible``): in a
+    """Orthographically close single words (``address``/``adresse``, ``firmware``): in a
     technical TM such a target word is almost always the rendering, even where alignment failed."""
     if " " in term or " " in form or min(len(term), len(form)) < params.term_cognate_min_chars:
         return False
@@ -120,7 +121,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
     all_forms = sorted({f for k in all_keys for f in cands.forms[k]})
     src_hits = dict(zip(terms, batched_unit_hits(terms, corpus.folded_sources, corpus.sources)))
-    # Acronyms spelled like a function word (WHO) are scored case-sensitively: count them so too.
+    # Acronyms spelled like a function word (IT) are scored case-sensitively: count them so too.
     acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
     src_hits.update(zip(acronyms, batched_unit_hits(list(acronyms.values()), corpus.sources)))
     form_hits = dict(zip(all_forms, batched_unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
@@ -152,6 +153,10 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
+    del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
+    result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
+                                     corpus.src_lang, corpus.tgt_lang)
+    result.trace = {}
     return result
 
 
@@ -172,7 +177,7 @@ def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str
 
 
 def spelled(cand: TermCandidate) -> str:
-    """The term as the TM most often writes it (COVID-19, WHO)."""
+    """The term as the TM most often writes it (Wi-Fi, IT)."""
     return max(cand.surfaces.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
 
@@ -204,24 +209,31 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
+    trace = result.trace[term] = Decision(choices, chosen.key)
     occurrences = cands.terms[term].occurrences
     spelling = spelled(cands.terms[term])
     if chosen.coverage < params.term_min_consistency:
         stats["low_consistency"] += 1
+        trace.reject("low_consistency", f"best coverage {chosen.coverage:.2f} ('{chosen.key}') < term_min_consistency "
+                                        f"{params.term_min_consistency}")
         _conflict(term, choices, chosen, params, result, mandated=False)
         return
-    why = "joined_sentences" if joined_sentences(spelling) else reject(
-        term, chosen, occurrences, best_dice, lexicon, params)
-    if why is None and " " in term and chosen.support <= params.term_low_support \
+    found = (("joined_sentences", f"'{spelling}' spans two sentences joined without a space")
+             if joined_sentences(spelling) else rejection(term, chosen, occurrences, best_dice, lexicon, params))
+    if found is None and " " in term and chosen.support <= params.term_low_support \
             and term.split(" ")[-1] in modifiers:
-        why = "ends_in_modifier"  # "way possible", "nucleocapsid of helical", "kits sent": no head noun
-    if why is None and chosen.support <= params.term_low_support and not chosen.cognate and any(
-            other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)
-            for _, t in best_dice.get(chosen.key, [])):
-        why = "cognate_of_other_term"  # symmetry → hélicoïdale: the rendering spells ``helical``
+        # "way possible", "nucleocapsid of helical", "kits sent": no head noun
+        found = "ends_in_modifier", (f"support {chosen.support} <= term_low_support {params.term_low_support} and "
+                                     f"'{term.split(' ')[-1]}' is mostly rendered as an adjective or verb")
+    if found is None and chosen.support <= params.term_low_support and not chosen.cognate:
+        rival = next((t for _, t in best_dice.get(chosen.key, [])
+                      if other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)), None)
+        if rival is not None:  # symmetry → hélicoïdale: the rendering spells ``helical``
+            found = "cognate_of_other_term", f"the rendering '{_form(cands, chosen.key)}' spells the other term '{rival}'"
+    why = None if found is None else found[0]
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = ""
-    # A copy (SARS-CoV-2 → SARS-CoV-2) or a cognate is the term's own word even inside a compound.
+    # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
@@ -229,12 +241,19 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
             why = "fragment_of_compound"
+            found = why, (f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
+                          f"{params.term_compound_share} of its occurrences, and no whole compound "
+                          + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
         else:  # the whole compound stands as a candidate of its own, through the same filters
             (chosen, chosen_units), repair = rebuilt, "compound"
             stats["compound_rebuilt"] += 1
-            why = reject(term, chosen, occurrences, best_dice, lexicon, params)
+            trace.chosen, trace.renderings = chosen.key, [chosen, *choices]
+            found = rejection(term, chosen, occurrences, best_dice, lexicon, params)
+            why = None if found is None else found[0]
             evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
-    if why is not None:
+    if found is not None:
+        why = found[0]
+        trace.reject(*found)
         stats[why] += 1
         if why == "no_majority":  # the TM is split: report the renderings, mandate none
             _conflict(term, choices, chosen, params, result, mandated=False)
@@ -257,6 +276,9 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     result.conventions.append(conv)
     result.evidence[conv.convention_id] = (evidence, counter)
     stats["rules"] += 1
+    trace.decision, trace.convention_id = "rule", conv.convention_id
+    trace.figures = (f"support {chosen.support}, coverage {chosen.coverage:.2f}, dice {chosen.dice:.2f}"
+                     + (", rebuilt as a whole compound" if repair else ""))
     _conflict(term, choices, chosen, params, result, mandated=True)
 
 
@@ -267,6 +289,8 @@ def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningPa
               and c.coverage >= params.term_conflict_min_share and c.support >= params.term_conflict_min_support]
     if not rivals:
         return
+    if term in result.trace:
+        result.trace[term].conflict = describe_conflict([chosen, *rivals], mandated=mandated)
     result.conflicts.append({
         "kind": "term", "dimension": f"term:{term}", "src": term, "resolved": mandated,
         "renderings": [{"lemma_key": c.key, "forms": c.forms[:CONFLICT_FORMS_SHOWN], "support": c.support, "coverage": round(c.coverage, 4),

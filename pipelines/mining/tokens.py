@@ -128,7 +128,7 @@ def tokenize(texts: Iterable[str], lang: str, batch_size: int = 1000, *, analyse
             lemma, pos = sys.intern(lemma), sys.intern(pos)
             for start, piece in _pieces(tok.idx, tok.text):
                 norm = sys.intern(fold_count(piece))
-                acronym = len(piece) > 1 and piece.isupper()  # WHO, US: not the stop words who, us
+                acronym = len(piece) > 1 and piece.isupper()  # IT, US: not the stop words it, us
                 toks.append(Tok(
                     start=start, end=start + len(piece), norm=norm, is_word=_has_letter(norm),
                     is_stop=not acronym and (norm in stops or (len(norm) == 1 and not is_no_space_script(norm))),
@@ -219,7 +219,7 @@ OPEN_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB"})
 
 
 def settle_closed_tags(sentences: Sequence[list[Tok]]) -> None:
-    """A content word the small tagger read as a function word in one segment (``coronavirus`` as
+    """A content word the small tagger read as a function word in one segment (``firmware`` as
     PRON) takes the open class it has in most of its occurrences over the TM;
     function words are a short list, mostly tagged right, so the majority is the better witness.
     Stop words keep their tags. Mutates the tokens (called once, after tokenising all targets)."""
@@ -240,8 +240,8 @@ _HYPHEN_SPLIT = re.compile(r"(?<=\w)(-)(?=\w)")
 
 
 def _pieces(start: int, text: str) -> list[tuple[int, str]]:
-    """Split ``covid-19`` into covid / - / 19: the checker's word boundaries fall at hyphens, so
-    ``covid`` must be a candidate on its own (and ``covid-19`` stays one as a span)."""
+    """Split ``windows-10`` into windows / - / 10: the checker's word boundaries fall at hyphens, so
+    ``windows`` must be a candidate on its own (and ``windows-10`` stays one as a span)."""
     if "-" not in text[1:-1]:
         return [(start, text)]
     out, pos = [], 0

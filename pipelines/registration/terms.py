@@ -2,7 +2,7 @@
 
 Rules as frozen in ``counting_rules`` (term_attestation, term_recovery, term_recall). Their word
 boundary is deliberately NOT the checker's: SPEC.md §2 later made hyphen-joined words one word
-(``covid`` no longer matches in ``covid-19``) for the checker, the miner's counts and contrast, but
+(``mail`` no longer matches in ``e-mail``) for the checker, the miner's counts and contrast, but
 this counting is frozen with the gold and its registration (``registration.fold.bounded_at``: a
 hyphen is a boundary here), so a registered gate keeps meaning what it meant when it was frozen.
 """

@@ -7,7 +7,7 @@ params (all optional, at least one of ``style``/``keep``):
   ``keep`` name is also wrong (for UI strings; prose has proper nouns, so strict is off by default).
   ``"title"`` — every word starts with a capital except ``minor_words`` (compared caselessly, never
   the first word).
-- ``keep``: names whose casing is fixed (``["Firefox", "API"]``): every occurrence found caselessly
+- ``keep``: names whose casing is fixed (``["Acme", "API"]``): every occurrence found caselessly
   (word-bounded; apostrophes/spaces folded too under ``typographic``/``nfkc``) must be written exactly so.
 - ``strict`` (bool, default false), ``minor_words`` (list of words, title style only).
 

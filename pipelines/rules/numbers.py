@@ -3,7 +3,7 @@ numbers are found liberally in any text. Used by the ``numeric`` rule, the numer
 judge's number features, so the three never disagree about what a number is.
 
 A source NUMBER starts at an ASCII digit not glued to a preceding letter, digit, source separator
-or colon (``COVID19`` holds none, ``8:00`` holds only 8, ``COVID-19`` holds 19). Digit groups joined
+or colon (``MP3`` holds none, ``8:00`` holds only 8, ``Windows-10`` holds 10). Digit groups joined
 by ``-`` or ``/`` (and dots beyond the source's own number format) form a CHAIN, read as follows:
 
 - a QUANTITY: digits with source group separators every three digits and an optional decimal part
@@ -188,7 +188,7 @@ def target_forms(number: SourceNumber, fmt: TargetFormat) -> tuple[str, tuple[st
 
 @lru_cache(maxsize=4096)
 def form_pattern(forms: tuple[str, ...], seps: str) -> re.Pattern[str]:
-    """Any of ``forms`` as a whole number: not touching another digit, nor a separator of ``seps``
+    """Any of ``forms`` as a whole number: not adjacent to another digit, nor a separator of ``seps``
     that continues the number (``3`` is not in ``3,5`` or ``13``; ``3,5`` is in ``3,5-4``)."""
     sep_class = re.escape("".join(sorted(set(seps))))
     alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))

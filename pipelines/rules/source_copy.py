@@ -4,7 +4,7 @@
 The spans are taken from the RAW source (the trigger may be matched on folded text; the map
 gives back the raw characters) and looked up in the output under ``match_mode`` (use ``exact``
 for "verbatim"). A span that sat at word boundaries in the source must sit at word boundaries in
-the output; a span cut out of a longer word (``19`` in ``COVID19``) is looked up as a substring.
+the output; a span cut out of a longer word (``3`` in ``MP3``) is looked up as a substring.
 ``expected_terms``/``wrong_variants`` still apply on top. Params: none.
 """
 

@@ -43,6 +43,7 @@ def test_the_cli_and_the_asset_give_the_same_conventions(tmp_path: Path, dagster
     assert {"mined", "contrast", "authored"} <= _origins(asset_set / "conventions.jsonl")  # every input counted
     assert (cli_set / "conventions.jsonl").read_bytes() == (asset_set / "conventions.jsonl").read_bytes()
     assert (cli_set / "evidence.parquet").read_bytes() == (asset_set / "evidence.parquet").read_bytes()
+    assert (cli_set / "term_trace.parquet").read_bytes() == (asset_set / "term_trace.parquet").read_bytes()  # both routes trace
     # without the contrast and authored inputs the CLI builds another set: the inputs are what differ
     assert main(["mine", str(root / "inbox" / "toy" / "tm"), "--src", "en", "--tgt", "fr", "--client", "toy",
                  "--out", str(tmp_path / "bare")]) == 0

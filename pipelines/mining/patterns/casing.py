@@ -3,7 +3,7 @@
 Title-like sources (2+ words, every major word capitalised, no sentence punctuation) are selected by
 a source regex; the convention says their targets are in sentence case (``strict``: no capital
 after the first word) except for names in ``keep``. The keep-list is learned from the TM: words
-that targets write capitalised in mid-sentence (almost) every time they occur (Firefox, Mozilla,
+that targets write capitalised in mid-sentence (almost) every time they occur (Acme, Thunderbird,
 Windows). The rule is only proposed; ``verify`` measures it on the units and keeps it if
 consistent. Uncased target scripts (zh, ja) never yield it.
 """

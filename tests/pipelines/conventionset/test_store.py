@@ -34,7 +34,7 @@ def test_the_manifest_lists_every_file_with_its_sha256(tiny_units: pl.DataFrame,
     manifest = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8"))
     on_disk = sorted(p.name for p in set_dir.iterdir() if p.name != "manifest.json")
     assert sorted(manifest["files"]) == on_disk == sorted(["conventions.jsonl", "conventions.parquet", "evidence.parquet",
-                                                           "conflicts.parquet", "suspect_units.parquet"])
+                                                           "conflicts.parquet", "suspect_units.parquet", "term_trace.parquet"])
     for name, digest in manifest["files"].items():  # counted here, not by the code under test
         assert hashlib.sha256((set_dir / name).read_bytes()).hexdigest() == digest
     assert open_set(set_dir).set_version == set_dir.name == manifest["set_version"]

@@ -80,10 +80,10 @@ def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
 def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(tico_dev: Corpus) -> None:
     """Real data: the default alpha was chosen on exactly this (dev split, real and swapped)."""
     real = tico_dev
-    _, _, stats = term_group(real, MiningParams())
+    _, _, stats, _ = term_group(real, MiningParams())
     assert stats["suspect_units"] == []
     corrupted, swapped = _swap_every_tenth_target(real)
-    mined, _, stats = term_group(corrupted, MiningParams())
+    mined, _, stats, _ = term_group(corrupted, MiningParams())
     found = {row["unit_id"] for row in stats["suspect_units"]}
     assert found <= swapped and len(found) >= 0.5 * len(swapped)
     left_out = {corrupted.unit_ids.index(u) for u in found}
