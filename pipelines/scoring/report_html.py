@@ -27,7 +27,7 @@ SEARCH_JS = """
 var q=document.getElementById('q');function f(){var v=q.value.toLowerCase(),n=0;
 document.querySelectorAll('tr[data-k]').forEach(function(r){var h=v!==''&&r.dataset.k.indexOf(v)<0;r.hidden=h;if(!h&&!r.classList.contains('ex'))n++;});
 document.getElementById('qn').textContent=v?n+' shown':'';}
-q.addEventListener('input',f);if(location.hash.indexOf('#q=')===0){q.value=decodeURIComponent(location.hash.slice(3));f();}
+q.addEventListener('input',f);if(location.hash.indexOf('#q=')===0){q.value=decodeURIComponent(location.hash.slice(3));q.dispatchEvent(new Event('input'));}
 """
 
 
