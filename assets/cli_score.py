@@ -51,13 +51,12 @@ def run(args: argparse.Namespace) -> int:
 
     import polars as pl
     from pipelines.scoring.runs import run_scoring
+    from pipelines.scoring.summary import system_summary
 
     run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out, statuses=statuses)
-    scores = pl.read_parquet(run_dir / "scores.parquet")
-    per_system = (scores.group_by("system").agg(pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").max())
-                  .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
-                                .otherwise(None).alias("score")).sort("system"))
-    rows = [{**row, "score": NO_VALUE if row["score"] is None else row["score"]} for row in per_system.to_dicts()]
+    summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
+                             pl.read_parquet(run_dir / "adequacy.parquet"), list(systems))
+    rows = [{**row, "score": NO_VALUE if row["scs"] is None else row["scs"]} for row in summary.to_dicts()]
     print(text_table(rows, ["system", "scored", "passed", "missing", "score"]))
     print(f"\nstatuses scored: {'+'.join(statuses)}{_left_out(run_dir)}")
     print(f"run: {run_dir}")
