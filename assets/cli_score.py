@@ -30,8 +30,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--reference", action="append", type=Path, default=[], metavar="FILE",
                         help="reference translations for adequacy (chrF, BLEU); repeat for multi-reference")
     parser.add_argument("--status", default=None, metavar="S,…",
-                        help="score only conventions with these statuses (comma-separated; default: candidate,validated; "
-                             "rejected is scored only when named)")
+                        help="score only conventions with these statuses (comma-separated, or all; default: "
+                             "candidate,validated; rejected is scored only when named)")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.set_defaults(func=run)
 

@@ -19,17 +19,20 @@ DEFAULT_STATUSES: tuple[str, ...] = ("candidate", "validated")
 
 
 def parse_statuses(value: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"validated,candidate"`` (or a list) → the selection in STATUSES order; None or empty → default.
-    An unknown status is a ``ConfigError`` naming it and the known ones."""
+    """``"validated,candidate"`` (or a list) → the selection in STATUSES order; None → the default;
+    ``all`` → every status (rejected included: naming ``all`` names it). Nothing named, or an unknown
+    status, is a ``ConfigError`` naming the known ones (the same words as ``publish --status``)."""
     if value is None:
         return DEFAULT_STATUSES
     items = value.split(",") if isinstance(value, str) else list(value)
     names = {item.strip() for item in items if item.strip()}
     if not names:
-        return DEFAULT_STATUSES
+        raise ConfigError(f"--status: give one or more of {', '.join(STATUSES)}, or all")
+    if "all" in names:
+        return STATUSES
     unknown = sorted(names - set(STATUSES))
     if unknown:
-        raise ConfigError(f"unknown status {', '.join(unknown)} (one of {', '.join(STATUSES)})")
+        raise ConfigError(f"--status: unknown status {', '.join(unknown)} (one of {', '.join(STATUSES)}, or all)")
     return tuple(s for s in STATUSES if s in names)
 
 

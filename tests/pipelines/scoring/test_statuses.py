@@ -31,9 +31,11 @@ def test_parse_statuses() -> None:
     assert parse_statuses(None) == DEFAULT_STATUSES == ("candidate", "validated")
     assert parse_statuses("validated, rejected") == ("validated", "rejected")  # STATUSES order, spaces dropped
     assert parse_statuses(["rejected", "candidate", "rejected"]) == ("candidate", "rejected")
-    assert parse_statuses(" , ") == DEFAULT_STATUSES
+    assert parse_statuses("all") == ("candidate", "indicative", "validated", "rejected")
     with pytest.raises(ConfigError, match="unknown status validatd"):
         parse_statuses("validatd")
+    with pytest.raises(ConfigError, match="give one or more"):
+        parse_statuses(" , ")
 
 
 def test_select_counts_what_it_leaves_out() -> None:
