@@ -115,8 +115,9 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
-    context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair} "
-                     f"(statuses {'+'.join(statuses)})")
+    n_scored = sum(c.status in statuses for c in conventions)
+    context.log.info(f"scoring {len(systems)} system(s) × {n_scored} of the set's {len(conventions)} conventions "
+                     f"(statuses {'+'.join(statuses)}) on {pair}")
     run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
                              reference_names=["tm_target"], statuses=statuses)
     run = open_run(run_dir)
