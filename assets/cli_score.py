@@ -1,4 +1,4 @@
-"""`housestyle score --conventions PATH --source FILE --system NAME=FILE … [--reference FILE …] --out DIR` (SPEC.md §3)."""
+"""`housestyle score --conventions PATH --source FILE --system NAME=FILE … [--reference FILE …] [--status S,…] --out DIR` (SPEC.md §3)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ def register(subparsers: Any) -> None:
                         help="a system's outputs; repeat for several systems")
     parser.add_argument("--reference", action="append", type=Path, default=[], metavar="FILE",
                         help="reference translations for adequacy (chrF, BLEU); repeat for multi-reference")
+    parser.add_argument("--status", default=None, metavar="S,…",
+                        help="score only conventions with these statuses (comma-separated, or all; default: "
+                             "candidate,validated; rejected is scored only when named)")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.set_defaults(func=run)
 
@@ -41,19 +44,30 @@ def run(args: argparse.Namespace) -> int:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
+    from pipelines.scoring.statuses import parse_statuses
+
+    statuses = parse_statuses(args.status)  # a typo is one line, before anything is read
     atomic.writable_folder(args.out)  # before the scorer's libraries load (run_scoring checks again)
 
     import polars as pl
     from pipelines.scoring.runs import run_scoring
+    from pipelines.scoring.summary import system_summary
 
-    run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out)
-    scores = pl.read_parquet(run_dir / "scores.parquet")
-    per_system = (scores.group_by("system").agg(pl.col("scored").sum(), pl.col("passed").sum(), pl.col("missing").max())
-                  .with_columns(pl.when(pl.col("scored") > 0).then(100 * pl.col("passed") / pl.col("scored"))
-                                .otherwise(None).alias("score")).sort("system"))
-    rows = [{**row, "score": NO_VALUE if row["score"] is None else row["score"]} for row in per_system.to_dicts()]
+    run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out, statuses=statuses)
+    summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
+                             pl.read_parquet(run_dir / "adequacy.parquet"), list(systems))
+    rows = [{**row, "score": NO_VALUE if row["scs"] is None else row["scs"]} for row in summary.to_dicts()]
     print(text_table(rows, ["system", "scored", "passed", "missing", "score"]))
-    print(f"\nrun: {run_dir}")
+    print(f"\nstatuses scored: {'+'.join(statuses)}{_left_out(run_dir)}")
+    print(f"run: {run_dir}")
     if (run_dir / "report.html").is_file():
         print(f"report: {run_dir / 'report.html'}")
     return 0
+
+
+def _left_out(run_dir: Path) -> str:
+    """'; left out: rejected 3' from run.json (empty when nothing was left out)."""
+    from pipelines.scoring.run_record import open_run
+
+    left = open_run(run_dir).get("left_out") or {}
+    return "; left out: " + ", ".join(f"{s} {n}" for s, n in left.items()) if left else ""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
 
 from assets.freshness import code_version
 from assets.inbox import system_files
@@ -27,6 +27,8 @@ from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import NO_SCORE
 from pipelines.scoring.run_record import open_run
 from pipelines.scoring.runs import open_conventions, score_into_set
+from pipelines.scoring.statuses import DEFAULT_STATUSES, parse_statuses
+from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
 from pipelines.segments import load_segments
 
 SYSTEMS_MANIFEST = "systems.json"
@@ -88,9 +90,16 @@ def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tup
     return source_path, reference_path, f"{src}→{tgt}"
 
 
+class ScoringConfig(Config):
+    """Which conventions to score, by status (SPEC.md §3): candidate and validated unless named;
+    rejected ones are scored only when listed here."""
+
+    statuses: list[str] = list(DEFAULT_STATUSES)  # noqa: RUF012  (pydantic copies field defaults per instance)
+
+
 @asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],
        output_required=False, code_version=code_version(__name__))
-def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
+def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, config: ScoringConfig) -> Iterator[MaterializeResult]:
     """Score every system against the client's LATEST convention set; the run lands beside the set."""
     client = context.partition_key
     set_dir = settings.latest_set_dir(client)
@@ -101,17 +110,23 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
     manifest = json.loads((systems_dir / SYSTEMS_MANIFEST).read_text(encoding="utf-8"))
     systems = {name: systems_dir / entry["path"] for name, entry in sorted(manifest.items())}
     # a set is read only when complete (conventionset.store); the JSONL keeps the miner's extra fields
+    statuses = parse_statuses(config.statuses)
     _, conventions, _ = open_conventions(set_dir / "conventions.jsonl")
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
-    context.log.info(f"scoring {len(systems)} system(s) × {len(conventions)} conventions on {pair}")
+    n_scored = sum(c.status in statuses for c in conventions)
+    context.log.info(f"scoring {len(systems)} system(s) × {n_scored} of the set's {len(conventions)} conventions "
+                     f"(statuses {'+'.join(statuses)}) on {pair}")
     run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
-                             reference_names=["tm_target"])
+                             reference_names=["tm_target"], statuses=statuses)
     run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     audit, audit_detail = audit_status(run_dir)
     yield MaterializeResult(metadata={
+        "summary": MetadataValue.md(summary_markdown(run_dir, run)),
+        "statuses_scored": "+".join(run.get("statuses") or statuses),
+        "left_out": MetadataValue.json(run.get("left_out") or {}),
         "signature": run.get("signature", ""),
         "audit": f"{audit}: {audit_detail}",
         "run_dir": MetadataValue.path(str(run_dir)),
@@ -120,6 +135,29 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings) ->
         "language_pair": pair,
         "per_dimension": MetadataValue.md(_dimension_table(scores)),
     })
+
+
+def summary_markdown(run_dir: Path, run: dict[str, Any]) -> str:
+    """The report's summary table (``pipelines.scoring.summary.system_summary``, the same function)
+    as markdown, with the status line under it."""
+    adequacy = pl.read_parquet(run_dir / "adequacy.parquet")
+    summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
+                             adequacy, run.get("systems"))
+    kinds = [c for c in summary.columns if c.startswith(KIND_PREFIX)]
+    rows = []
+    for r in summary.iter_rows(named=True):
+        scs = NO_SCORE if r["scs"] is None else f"{r['scs']:.1f}"
+        row = {"system": r["system"], "SCS": f"**{scs}**" if r["best"] else scs, "items": f"{r['passed']}/{r['scored']}"}
+        row |= {k: NO_SCORE if r[k] is None else r[k] for k in kinds}
+        row |= {"coverage %": r["coverage"], "missing": r["missing"],
+                "BLEU": NO_SCORE if r["BLEU"] is None else r["BLEU"], "chrF": NO_SCORE if r["chrF"] is None else r["chrF"]}
+        rows.append(row)
+    mix = run.get("status_mix") or {}
+    note = (f"\n\nConventions: {', '.join(f'{s} {n}' for s, n in mix.items()) or 'none'}; scored: "
+            f"{'+'.join(run.get('statuses') or [])}; left out: "
+            f"{', '.join(f'{s} {n}' for s, n in (run.get('left_out') or {}).items()) or 'none'}. "
+            f"BLEU/chrF vs {adequacy_references(adequacy) or '—'}, beside the SCS, never merged.")
+    return md_table(rows, list(rows[0]) if rows else None) + note
 
 
 def _dimension_table(scores: pl.DataFrame) -> str:

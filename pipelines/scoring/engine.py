@@ -89,6 +89,7 @@ def score_systems(
     *,
     pass_min_rows: int = PASS_MIN_ROWS,
     workers: int | None = None,
+    statuses: Sequence[str] | None = None,
 ) -> ScoreResult:
     """Score every system's outputs against every convention (SPEC.md §2 scoring rule).
 
@@ -98,6 +99,8 @@ def score_systems(
     ignored, counted in ``coverage.extra_ids`` and warned about (logger ``housestyle.scoring``: a
     system scored against the wrong source file shows up here, not as a silently small score). ``pass_min_rows`` and ``workers`` (default: one
     process per core, up to 4, from 200,000 segments) only change speed, never results.
+    ``statuses`` is the status selection the caller made (``statuses.select_statuses``); it only
+    goes into the signature: every convention passed is scored.
     """
     seg_ids = list(sources)
     texts = [sources[s] for s in seg_ids]
@@ -118,11 +121,12 @@ def score_systems(
         # spawn, not fork: polars' thread pool must not be forked
         with ProcessPoolExecutor(max_workers=k, mp_context=get_context("spawn")) as pool:
             chunks = list(pool.map(_chunk_job, jobs))
-    return _assemble(conventions, systems, sources, chunks, n)
+    return _assemble(conventions, systems, sources, chunks, n, statuses)
 
 
 def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[str, str]],
-              sources: Mapping[str, str], chunks: list[Chunk], n: int) -> ScoreResult:
+              sources: Mapping[str, str], chunks: list[Chunk], n: int,
+              statuses: Sequence[str] | None = None) -> ScoreResult:
     """Sum the slices' counts and order every table deterministically (system, convention, segment)."""
     order = pl.DataFrame({"system": list(systems), "sys_idx": range(len(systems))}, schema={"system": pl.Utf8, "sys_idx": pl.Int64})
     meta = pl.DataFrame(
@@ -154,4 +158,4 @@ def _assemble(conventions: Sequence[Convention], systems: Mapping[str, Mapping[s
          "extra_ids": [sum(1 for k in out if k not in sources) for out in systems.values()]},
         schema=COVERAGE_SCHEMA,
     )
-    return ScoreResult(scores, dimension_table(scores), failures, coverage, score_signature(conventions, n))
+    return ScoreResult(scores, dimension_table(scores), failures, coverage, score_signature(conventions, n, statuses))

@@ -30,6 +30,7 @@ from pipelines.scoring.run_record import (
     open_run,
 )
 from pipelines.scoring.signature import code_version, set_hash
+from pipelines.scoring.statuses import DEFAULT_STATUSES, parse_statuses, select_statuses, status_mix
 from pipelines.segments import load_segments
 
 def open_conventions(conventions_path: Path, *, regex_guard: bool = True) -> tuple[Path, list[Convention], str]:
@@ -46,9 +47,10 @@ def _input(path: Path) -> dict[str, str]:
 
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
-             set_version: str) -> tuple[str, dict[str, Any]]:
+             set_version: str, statuses: Sequence[str] = DEFAULT_STATUSES) -> tuple[str, dict[str, Any]]:
     """(run_id, inputs record) for a conventions FILE: the id hashes the set version, every input's
-    sha256 and the code version."""
+    sha256, the code version and the status selection (the same set scored under another selection
+    is another run, never an overwrite)."""
     inputs: dict[str, Any] = {
         "conventions": _input(Path(conventions_path)),
         "source": _input(Path(source_path)),
@@ -60,6 +62,7 @@ def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Pa
         "conventions": inputs["conventions"]["sha256"], "source": inputs["source"]["sha256"],
         "systems": {k: v["sha256"] for k, v in inputs["systems"].items()},
         "references": [r["sha256"] for r in inputs["references"]],
+        "statuses": sorted(statuses),
     }
     run_id = hashlib.sha256(canonical_json(hashed).encode("utf-8")).hexdigest()[:16]
     return run_id, inputs
@@ -74,11 +77,16 @@ def run_scoring(
     *,
     reference_names: Sequence[str] | None = None,
     set_version: str | None = None,
+    statuses: Sequence[str] = DEFAULT_STATUSES,
 ) -> Path:
     """Score ``systems`` (name → output file) against the conventions and write the run into
     ``out_dir``: scores / dimension_scores / failures / coverage / adequacy .parquet, a copy of the
     conventions, run.json and report.html (labelled unaudited until acknowledged). Sources are read
     on their source side, outputs and references on their target side (TMX/XLIFF/PO).
+
+    Only conventions whose status is in ``statuses`` are scored (``statuses.py``); run.json records
+    the selection, the set's status mix and how many conventions were left out per status, and
+    the run's conventions.jsonl holds the scored conventions.
 
     Whole or refused: the tables are written first, ``run.json`` (their hashes) last
     (``run_record``); an unwritable ``out_dir`` or a missing input is reported before any work."""
@@ -86,14 +94,16 @@ def run_scoring(
     for given in [Path(conventions_path), Path(source_path), *map(Path, systems.values()), *map(Path, references)]:
         if not given.exists():  # before the conventions' regex probe and the scoring
             raise InputError("no such file", path=str(given))
-    file, conventions, found_version = open_conventions(Path(conventions_path))
+    statuses = parse_statuses(statuses)  # an unknown status is refused before any work
+    file, in_set, found_version = open_conventions(Path(conventions_path))
     version = set_version or found_version
-    run_id, inputs = plan_run(file, Path(source_path), systems, references, version)
+    conventions, left_out = select_statuses(in_set, statuses)
+    run_id, inputs = plan_run(file, Path(source_path), systems, references, version, statuses)
     sources = load_segments(Path(source_path), side="source")
     outputs = {name: load_segments(Path(p), side="target") for name, p in systems.items()}
     refs = [load_segments(Path(p), side="target") for p in references]
     names = list(reference_names) if reference_names else _reference_names(references)
-    result = score_systems(conventions, sources, outputs)
+    result = score_systems(conventions, sources, outputs, statuses=statuses)
     adequacy = adequacy_table(outputs, refs, sources, reference_names=names)
     out = begin_run(Path(out_dir))
     atomic.write_with(out / "scores.parquet", result.scores.write_parquet)
@@ -107,6 +117,7 @@ def run_scoring(
         "adequacy_signatures": sorted(set(adequacy["signature"].to_list())),
         "code_version": code_version(), "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "segments": len(sources), "conventions": len(conventions), "systems": list(outputs),
+        "statuses": list(statuses), "status_mix": status_mix(in_set), "left_out": left_out,
         "reference_names": names, "inputs": inputs,
     }
     commit_run(out, run)
@@ -143,10 +154,12 @@ def acknowledge_run(run_dir: Path, reviewer: str, note: str) -> tuple[str, str]:
 def score_into_set(
     rules_out: Path, client: str, conventions_path: Path, source_path: Path,
     systems: Mapping[str, Path], references: Sequence[Path], *, reference_names: Sequence[str] | None = None,
+    statuses: Sequence[str] = DEFAULT_STATUSES,
 ) -> Path:
     """Score and write straight into the set's runs folder (what the ``scoring_run`` asset uses)."""
+    statuses = parse_statuses(statuses)
     file, _, version = open_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
-    run_id, _ = plan_run(file, Path(source_path), systems, references, version)
+    run_id, _ = plan_run(file, Path(source_path), systems, references, version, statuses)
     return run_scoring(conventions_path, source_path, systems, references,
                        run_dir_for(rules_out, client, version, run_id),
-                       reference_names=reference_names, set_version=version)
+                       reference_names=reference_names, set_version=version, statuses=statuses)

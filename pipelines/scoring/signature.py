@@ -27,9 +27,12 @@ def set_hash(conventions: Sequence[Convention]) -> str:
     return hashlib.sha256(ids.encode("utf-8")).hexdigest()[:12]
 
 
-def score_signature(conventions: Sequence[Convention], n_segments: int) -> str:
-    """e.g. ``housestyle-scs|v:0.1.0|set:3f2a…|n:12|rules:forbidden+term|modes:caseless+exact|segs:3071|py:3.11|unicode:14.0.0``.
-    Python and Unicode versions are part of it: casefold, NFKC and ``re`` classes follow them."""
+def score_signature(conventions: Sequence[Convention], n_segments: int, statuses: Sequence[str] | None = None) -> str:
+    """e.g. ``housestyle-scs|v:0.1.0|set:3f2a…|n:12|status:candidate+validated|rules:forbidden+term|modes:caseless+exact|segs:3071|py:3.11|unicode:14.0.0``.
+    Python and Unicode versions are part of it: casefold, NFKC and ``re`` classes follow them.
+    ``status`` is the status selection the run scored (``statuses``); without one, the statuses of
+    the conventions given (a caller that selected nothing scored whatever it passed)."""
+    chosen = sorted(set(statuses) if statuses is not None else {c.status for c in conventions})
     modes = sorted({c.match_mode for c in conventions} | {c.trigger_mode for c in conventions if c.src is not None})
     rules = sorted({c.rule for c in conventions})
     return "|".join([
@@ -37,6 +40,7 @@ def score_signature(conventions: Sequence[Convention], n_segments: int) -> str:
         f"v:{code_version()}",
         f"set:{set_hash(conventions)}",
         f"n:{len(conventions)}",
+        f"status:{'+'.join(chosen) or '-'}",
         f"rules:{'+'.join(rules) or '-'}",
         f"modes:{'+'.join(modes) or '-'}",
         f"segs:{n_segments}",

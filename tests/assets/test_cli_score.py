@@ -28,5 +28,29 @@ def test_a_header_only_system_shows_no_score(tmp_path: Path, capsys: pytest.Capt
     assert scores["scored"].sum() == 0 and scores["score"].null_count() == scores.height  # stored as null
     html = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
     assert not re.search(r">\s*nan\b|\bn/a\b", html, flags=re.IGNORECASE)
-    cells = re.findall(r'<td class="num" style="background:#eeeeee"[^>]*>([^<]*)<', html)  # the grey, unscored cells
-    assert cells and {c.strip() for c in cells} == {"—"}
+    summary = html.split('<table id="summary">')[1].split("</table>")[0]
+    empty_row = summary.split("<td>empty</td>")[1].split("</tr>")[0]  # the summary row of the unscored system
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", empty_row)
+    assert cells[0] == "—" and cells[1] == "0/0" and "—" in cells[2:]  # SCS and per-kind SCS: no score
+
+
+def test_status_names_what_is_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.pipelines.scoring.test_statuses import statused_set
+
+    conventions = statused_set(tmp_path)
+    args = ["score", "--conventions", str(conventions), "--source", str(FIX / "sources.tsv"),
+            "--system", f"bad={FIX / 'bad.tsv'}"]
+    assert main([*args, "--out", str(tmp_path / "default")]) == 0
+    assert "statuses scored: candidate+validated; left out: rejected 1" in capsys.readouterr().out
+    assert main([*args, "--status", "rejected", "--out", str(tmp_path / "rejected")]) == 0
+    out = capsys.readouterr().out
+    assert "statuses scored: rejected; left out: candidate 5, validated 1" in out
+    assert set(pl.read_parquet(tmp_path / "rejected" / "scores.parquet")["dimension"]) == {"term:air mass"}
+
+
+def test_an_unknown_status_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--conventions", str(FIX / "set.jsonl"), "--source", str(FIX / "sources.tsv"),
+                 "--system", f"good={FIX / 'good.jsonl'}", "--status", "candidate,aproved",
+                 "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown status aproved" in err[0] and not (tmp_path / "run").exists()

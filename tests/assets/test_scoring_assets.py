@@ -40,13 +40,14 @@ def install(tmp_path: Path) -> Path:
     return root
 
 
-def _run(root: Path):  # type: ignore[no-untyped-def]
+def _run(root: Path, statuses: list[str] | None = None):  # type: ignore[no-untyped-def]
     settings = HousestyleSettings(repo_root=str(root), inbox_root=str(root / "inbox"), rules_out_root=str(root / "rules_out"),
                                   registrations_root=str(root / "registrations"), storage_root=str(root / "storage"))
     with DagsterInstance.get() as instance:
         instance.add_dynamic_partitions(CLIENTS.name, ["fx"])
+        config = {"ops": {"scoring_run": {"config": {"statuses": statuses}}}} if statuses is not None else None
         return materialize([system_outputs, scoring_run], partition_key="fx", instance=instance,
-                           resources={"settings": settings}, raise_on_error=False)
+                           resources={"settings": settings}, raise_on_error=False, run_config=config)
 
 
 def test_scoring_run_writes_a_complete_run_beside_the_set(install: Path, dagster_home: Path) -> None:
@@ -73,3 +74,34 @@ def test_the_dimension_table_shows_no_score_for_nothing_scored() -> None:
                            "passed": [3, 0]})
     table = _dimension_table(scores)
     assert "| term:x | 75.0 | — |" in table and "nan" not in table and "None" not in table
+
+
+def _metadata(result, key: str):  # type: ignore[no-untyped-def]
+    (mat,) = [m for m in result.asset_materializations_for_node("scoring_run")]
+    return mat.metadata[key].value
+
+
+def test_the_metadata_shows_the_report_summary_table(install: Path, dagster_home: Path) -> None:
+    result = _run(install)
+    assert result.success
+    summary = _metadata(result, "summary")
+    header, rule, good = summary.splitlines()[:3]
+    assert header.split(" | ")[:3] == ["| system", "SCS", "items"] and "BLEU" in header and "chrF" in header
+    assert "scs:term" in header and "coverage %" in header
+    assert good.startswith("| good | **100.0** |")  # the only system is the best one
+    assert "scored: candidate+validated; left out: none" in summary
+    assert _metadata(result, "statuses_scored") == "candidate+validated"
+
+
+def test_the_asset_config_picks_the_statuses(install: Path, dagster_home: Path) -> None:
+    conventions = load_conventions(install / "rules_out" / "fx" / "s1" / "conventions.jsonl")
+    for c in conventions:
+        c.status = "rejected" if c.dimension == "term:air mass" else c.status
+    set_dir = write_sealed_set(install / "rules_out" / "fx" / "s2", conventions)  # a linguist rejected one rule
+    (install / "rules_out" / "fx" / "LATEST").write_text("s2\n", encoding="utf-8")
+    result = _run(install)
+    assert result.success and _metadata(result, "left_out") == {"rejected": 1}
+    named = _run(install, ["candidate", "rejected"])
+    assert named.success and _metadata(named, "left_out") == {}
+    assert "status:candidate+rejected" in _metadata(named, "signature")
+    assert len(list((set_dir / "runs").iterdir())) == 2  # two selections, two runs

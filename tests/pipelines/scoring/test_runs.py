@@ -44,7 +44,9 @@ def test_run_writes_every_table_and_the_report(run_dir: Path) -> None:
     assert set(run["inputs"]["systems"]) == {"good", "bad"}
     html = (run_dir / "report.html").read_text(encoding="utf-8")
     assert "unaudited" in html and run["signature"].split("|")[2] in html and "<mark>" in html
-    assert "<script" not in html and "http://" not in html.split("<body>")[0]
+    # self-contained: one inline script (the search box), nothing fetched (no src, no stylesheet link)
+    assert html.count("<script") == 1 and "<script>" in html and " src=" not in html and "<link" not in html
+    assert "http://" not in html.split("<body>")[0]
 
 
 def test_run_id_is_derived_from_inputs(tmp_path: Path, run_dir: Path) -> None:

@@ -1,0 +1,49 @@
+"""Which conventions a run scores, by status (SPEC.md §3).
+
+Linguists' decisions give conventions a status: ``validated`` (accepted), ``rejected`` (kept in the
+set for audit) or ``candidate`` (not reviewed yet). A run scores ``candidate`` and ``validated`` unless
+told otherwise; ``rejected`` is scored only when named, so a rule a linguist threw out can never
+lower a system's score by default. The selection is recorded (run.json, signature) together with
+how many conventions it left out per status, so a reader knows what a figure covers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pipelines.conventions.model import STATUSES, Convention
+from pipelines.errors import ConfigError
+
+DEFAULT_STATUSES: tuple[str, ...] = ("candidate", "validated")
+
+
+def parse_statuses(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``"validated,candidate"`` (or a list) → the selection in STATUSES order; None → the default;
+    ``all`` → every status (rejected included: naming ``all`` names it). Nothing named, or an unknown
+    status, is a ``ConfigError`` naming the known ones (the same words as ``publish --status``)."""
+    if value is None:
+        return DEFAULT_STATUSES
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = {item.strip() for item in items if item.strip()}
+    if not names:
+        raise ConfigError(f"--status: give one or more of {', '.join(STATUSES)}, or all")
+    if "all" in names:
+        return STATUSES
+    unknown = sorted(names - set(STATUSES))
+    if unknown:
+        raise ConfigError(f"--status: unknown status {', '.join(unknown)} (one of {', '.join(STATUSES)}, or all)")
+    return tuple(s for s in STATUSES if s in names)
+
+
+def status_mix(conventions: Iterable[Convention]) -> dict[str, int]:
+    """Conventions per status, in STATUSES order (statuses with none left out)."""
+    counts = Counter(c.status for c in conventions)
+    return {s: counts[s] for s in (*STATUSES, *sorted(set(counts) - set(STATUSES))) if counts[s]}
+
+
+def select_statuses(conventions: Sequence[Convention], statuses: Sequence[str]) -> tuple[list[Convention], dict[str, int]]:
+    """(the conventions whose status is in ``statuses``, how many were left out per status)."""
+    wanted = set(statuses)
+    kept = [c for c in conventions if c.status in wanted]
+    return kept, status_mix(c for c in conventions if c.status not in wanted)
