@@ -28,9 +28,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipelines.publish.publish import publish
-    from pipelines.publish.select import parse_statuses
+    from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 
-    statuses = parse_statuses(args.status)
+    statuses = parse_statuses(args.status, PUBLISHED_STATUSES)
     done = publish(args.conventions, args.format, args.out, statuses, with_qa=args.with_qa)
     for line in done.account.lines():
         print(line, file=sys.stderr)

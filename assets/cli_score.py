@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
-    from pipelines.scoring.statuses import parse_statuses
+    from pipelines.conventions.statuses import parse_statuses
 
     statuses = parse_statuses(args.status)  # a typo is one line, before anything is read
     atomic.writable_folder(args.out)  # before the scorer's libraries load (run_scoring checks again)

@@ -27,7 +27,7 @@ from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import NO_SCORE
 from pipelines.scoring.run_record import open_run
 from pipelines.scoring.runs import open_conventions, score_into_set
-from pipelines.scoring.statuses import DEFAULT_STATUSES, parse_statuses
+from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
 from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
 from pipelines.segments import load_segments
 
@@ -94,7 +94,7 @@ class ScoringConfig(Config):
     """Which conventions to score, by status (SPEC.md §3): candidate and validated unless named;
     rejected ones are scored only when listed here."""
 
-    statuses: list[str] = list(DEFAULT_STATUSES)  # noqa: RUF012  (pydantic copies field defaults per instance)
+    statuses: list[str] = list(SCORED_STATUSES)  # noqa: RUF012  (pydantic copies field defaults per instance)
 
 
 @asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],

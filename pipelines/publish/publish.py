@@ -8,6 +8,7 @@ so the summary accounts for every convention of the set.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,9 @@ def qa_beside(out: Path) -> Path:
     return out.with_name(out.name + QA_SUFFIX)
 
 
-def publish(conventions: Path, fmt: str, out: Path, statuses: frozenset[str] | None, *,
+def publish(conventions: Path, fmt: str, out: Path, statuses: Sequence[str], *,
             with_qa: bool = False) -> Publication:
-    """Write the publication; ``statuses`` None = every status. Refuses an incomplete set
+    """Write the publication; ``statuses``: what ``pipelines.conventions.statuses.parse_statuses`` gave. Refuses an incomplete set
     (``convention_source``: InputError naming the folder)."""
     if fmt not in FORMATS:
         raise ConfigError(f"--format: one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -84,7 +85,7 @@ def publish(conventions: Path, fmt: str, out: Path, statuses: frozenset[str] | N
         checks = qa_checks(others, account)
         target = out if fmt == "qa" else qa_beside(out)
         document = qa_document(checks, client=client, set_version=set_version,
-                               statuses=None if statuses is None else sorted(statuses))
+                               statuses=sorted(statuses))
         files.append(Written(target, len(checks), "checks", write_qa(document, target)))
     else:
         for conv in others:

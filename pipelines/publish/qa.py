@@ -109,9 +109,9 @@ def qa_checks(conventions: Iterable[Convention], account: Account) -> list[dict[
 
 
 def qa_document(checks: list[dict[str, Any]], *, client: str | None, set_version: str | None,
-                statuses: Sequence[str] | None) -> dict[str, Any]:
+                statuses: Sequence[str]) -> dict[str, Any]:
     return {"format": QA_FORMAT, "client": client, "set_version": set_version,
-            "statuses": None if statuses is None else sorted(statuses),
+            "statuses": sorted(statuses),
             "regex_syntax": "python-re", "checks": checks}
 
 

@@ -8,33 +8,15 @@ prints those counts.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from pipelines.conventions.model import RULE_TYPES, STATUSES, Convention
-from pipelines.errors import ConfigError
-
-DEFAULT_STATUSES: frozenset[str] = frozenset({"validated"})
+from pipelines.conventions.model import RULE_TYPES, Convention
 
 # Reasons a convention is not published (the keys of ``KindCount.left_out``).
 BY_STATUS = "status"
 NOT_IN_FORMAT = "not in this format"
 NO_FINITE_FORM = "no finite target form"
-
-
-def parse_statuses(text: str | None) -> frozenset[str] | None:
-    """``--status`` value → the statuses to keep (None = ``all``); unknown names are a ConfigError."""
-    if text is None:
-        return DEFAULT_STATUSES
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if not names:
-        raise ConfigError("--status: give one or more of " + ", ".join(STATUSES) + ", or all")
-    if "all" in names:
-        return None
-    unknown = [n for n in names if n not in STATUSES]
-    if unknown:
-        raise ConfigError(f"--status: unknown status {unknown[0]!r} (one of {', '.join(STATUSES)}, or all)")
-    return frozenset(names)
 
 
 @dataclass(slots=True)
@@ -84,12 +66,12 @@ class Account:
         return sum(c.forms_left_out for c in self.kinds.values())
 
 
-def by_status(conventions: Iterable[Convention], statuses: frozenset[str] | None,
-              account: Account) -> list[Convention]:
-    """The conventions whose status is kept (all when ``statuses`` is None); the rest are counted."""
+def by_status(conventions: Iterable[Convention], statuses: Collection[str], account: Account) -> list[Convention]:
+    """The conventions whose status is in ``statuses`` (``pipelines.conventions.statuses``); the
+    rest are counted."""
     kept = []
     for conv in conventions:
-        if statuses is None or conv.status in statuses:
+        if conv.status in statuses:
             kept.append(conv)
         else:
             account.of(conv.rule).left_out[BY_STATUS] += 1

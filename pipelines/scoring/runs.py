@@ -30,7 +30,7 @@ from pipelines.scoring.run_record import (
     open_run,
 )
 from pipelines.scoring.signature import code_version, set_hash
-from pipelines.scoring.statuses import DEFAULT_STATUSES, parse_statuses, select_statuses, status_mix
+from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 from pipelines.segments import load_segments
 
 def open_conventions(conventions_path: Path, *, regex_guard: bool = True) -> tuple[Path, list[Convention], str]:
@@ -47,7 +47,7 @@ def _input(path: Path) -> dict[str, str]:
 
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
-             set_version: str, statuses: Sequence[str] = DEFAULT_STATUSES) -> tuple[str, dict[str, Any]]:
+             set_version: str, statuses: Sequence[str] = SCORED_STATUSES) -> tuple[str, dict[str, Any]]:
     """(run_id, inputs record) for a conventions FILE: the id hashes the set version, every input's
     sha256, the code version and the status selection (the same set scored under another selection
     is another run, never an overwrite)."""
@@ -77,7 +77,7 @@ def run_scoring(
     *,
     reference_names: Sequence[str] | None = None,
     set_version: str | None = None,
-    statuses: Sequence[str] = DEFAULT_STATUSES,
+    statuses: Sequence[str] = SCORED_STATUSES,
 ) -> Path:
     """Score ``systems`` (name → output file) against the conventions and write the run into
     ``out_dir``: scores / dimension_scores / failures / coverage / adequacy .parquet, a copy of the
@@ -154,7 +154,7 @@ def acknowledge_run(run_dir: Path, reviewer: str, note: str) -> tuple[str, str]:
 def score_into_set(
     rules_out: Path, client: str, conventions_path: Path, source_path: Path,
     systems: Mapping[str, Path], references: Sequence[Path], *, reference_names: Sequence[str] | None = None,
-    statuses: Sequence[str] = DEFAULT_STATUSES,
+    statuses: Sequence[str] = SCORED_STATUSES,
 ) -> Path:
     """Score and write straight into the set's runs folder (what the ``scoring_run`` asset uses)."""
     statuses = parse_statuses(statuses)

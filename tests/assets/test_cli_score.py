@@ -35,7 +35,7 @@ def test_a_header_only_system_shows_no_score(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_status_names_what_is_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.pipelines.scoring.test_statuses import statused_set
+    from tests.pipelines.conventions.test_statuses import statused_set
 
     conventions = statused_set(tmp_path)
     args = ["score", "--conventions", str(conventions), "--source", str(FIX / "sources.tsv"),

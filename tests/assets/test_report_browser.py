@@ -21,7 +21,7 @@ from lxml import html as lxml_html
 from assets.cli import main
 from tests.assets.test_ui_browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.conftest import REPO_ROOT
-from tests.pipelines.scoring.test_statuses import statused_set
+from tests.pipelines.conventions.test_statuses import statused_set
 
 FIX = REPO_ROOT / "tests" / "fixtures" / "scoring"
 PROBE = ("<script>window.addEventListener('load',function(){var h=document.body.offsetHeight;"  # forces layout

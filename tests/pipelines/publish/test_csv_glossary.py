@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from pipelines.conventions.model import STATUSES
 from pipelines.publish.csv_glossary import COLUMNS
 from pipelines.publish.publish import publish
 from tests.pipelines.publish.sample import sample_set
@@ -12,7 +13,7 @@ from tests.pipelines.publish.sample import sample_set
 
 def test_csv_round_trip(tmp_path: Path) -> None:
     out = tmp_path / "glossary.csv"
-    done = publish(sample_set(tmp_path / "v1"), "csv", out, frozenset({"validated"}))
+    done = publish(sample_set(tmp_path / "v1"), "csv", out, ("validated",))
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf") and b"\r\n" in data
     with out.open(encoding="utf-8-sig", newline="") as handle:
@@ -35,7 +36,7 @@ def test_csv_quotes_what_needs_quoting(tmp_path: Path) -> None:
     conv = Convention(dimension="term:a, b", rule="term", src='say "a, b"', expected_terms=["dire « a; b »\nx"],
                       status="validated", note="line one\nline two", src_lang="en", tgt_lang="fr")
     out = tmp_path / "g.csv"
-    publish(write_sealed_set(tmp_path / "v2", [conv]), "csv", out, None)
+    publish(write_sealed_set(tmp_path / "v2", [conv]), "csv", out, STATUSES)
     with out.open(encoding="utf-8-sig", newline="") as handle:
         (row,) = list(csv.DictReader(handle))
     assert (row["source"], row["target"]) == ('say "a, b"', "dire « a; b »\nx")
@@ -51,7 +52,7 @@ def test_csv_cells_never_become_spreadsheet_formulas(tmp_path: Path) -> None:
              Convention(dimension="term:t", rule="term", src="-20", expected_terms=["-20"], status="validated",
                         src_lang="en", tgt_lang="fr")]
     out = tmp_path / "g.csv"
-    publish(write_sealed_set(tmp_path / "v3", convs), "csv", out, None)
+    publish(write_sealed_set(tmp_path / "v3", convs), "csv", out, STATUSES)
     with out.open(encoding="utf-8-sig", newline="") as handle:
         rows = {r["convention_id"]: r for r in csv.DictReader(handle)}
     hostile = rows[convs[0].convention_id]

@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.conventions.model import STATUSES
 from pipelines.errors import ConfigError
 from pipelines.publish.publish import publish, qa_beside
 from pipelines.publish.qa import QA_FORMAT, plain_regex
-from pipelines.publish.select import parse_statuses
+from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 from tests.pipelines.publish.sample import sample_set
 
 
 def test_qa_checks_of_the_validated_non_term_rules(tmp_path: Path) -> None:
     out = tmp_path / "acme.qa.json"
-    done = publish(sample_set(tmp_path / "v1"), "qa", out, frozenset({"validated"}))
+    done = publish(sample_set(tmp_path / "v1"), "qa", out, ("validated",))
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["format"] == QA_FORMAT and document["set_version"] == "v1" and document["client"] == "acme"
     checks = {c["kind"] + ":" + c["dimension"]: c for c in document["checks"]}
@@ -37,7 +38,7 @@ def test_qa_checks_of_the_validated_non_term_rules(tmp_path: Path) -> None:
 
 def test_with_qa_writes_both_and_every_convention_is_accounted_once(tmp_path: Path) -> None:
     out = tmp_path / "acme.csv"
-    done = publish(sample_set(tmp_path / "v1"), "csv", out, None, with_qa=True)
+    done = publish(sample_set(tmp_path / "v1"), "csv", out, STATUSES, with_qa=True)
     assert [w.path for w in done.files] == [out, qa_beside(out)]
     assert done.account.published == 11 and all(not c.left_out for c in done.account.kinds.values())
 
@@ -54,8 +55,8 @@ def test_plain_strings_keep_the_word_edges(text: str, inside: str, outside: str)
 
 
 def test_status_option() -> None:
-    assert parse_statuses(None) == frozenset({"validated"})
-    assert parse_statuses("validated, candidate") == frozenset({"validated", "candidate"})
-    assert parse_statuses("all") is None
-    with pytest.raises(ConfigError, match="unknown status 'approved'"):
+    assert parse_statuses(None, PUBLISHED_STATUSES) == ("validated",)
+    assert parse_statuses("validated, candidate", PUBLISHED_STATUSES) == ("candidate", "validated")
+    assert parse_statuses("all", PUBLISHED_STATUSES) == ("candidate", "indicative", "validated", "rejected")
+    with pytest.raises(ConfigError, match="unknown status approved"):
         parse_statuses("approved")

@@ -8,6 +8,7 @@ import pytest
 from lxml import etree
 from translate.storage.tbx import tbxfile
 
+from pipelines.conventions.model import STATUSES
 from pipelines.publish.publish import publish
 from pipelines.publish.tbx import DEPRECATED, PREFERRED, validation_errors
 from tests.pipelines.publish.sample import sample_set
@@ -16,7 +17,7 @@ from tests.pipelines.publish.sample import sample_set
 @pytest.fixture()
 def published(tmp_path: Path) -> tuple[Path, object]:
     out = tmp_path / "out" / "acme.tbx"
-    done = publish(sample_set(tmp_path / "v1"), "tbx", out, frozenset({"validated"}))
+    done = publish(sample_set(tmp_path / "v1"), "tbx", out, ("validated",))
     return out, done
 
 
@@ -71,9 +72,9 @@ def test_schema_accepts_what_we_write_and_refuses_a_broken_file(published: tuple
 
 def test_all_statuses_and_an_empty_publication(tmp_path: Path) -> None:
     folder = sample_set(tmp_path / "v1")
-    every = publish(folder, "tbx", tmp_path / "all.tbx", None)
+    every = publish(folder, "tbx", tmp_path / "all.tbx", STATUSES)
     assert every.files[0].items == 6
-    none = publish(folder, "tbx", tmp_path / "none.tbx", frozenset({"indicative"}))
+    none = publish(folder, "tbx", tmp_path / "none.tbx", ("indicative",))
     assert none.files[0].items == 0 and none.account.published == 0
     assert validation_errors(etree.parse(str(tmp_path / "none.tbx"))) == []
     assert tbxfile.parsestring((tmp_path / "none.tbx").read_bytes()).units == []

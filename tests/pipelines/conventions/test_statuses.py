@@ -12,7 +12,7 @@ import pytest
 from pipelines.conventions.model import Convention
 from pipelines.errors import ConfigError
 from pipelines.scoring.runs import run_scoring
-from pipelines.scoring.statuses import DEFAULT_STATUSES, parse_statuses, select_statuses, status_mix
+from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 STATUS_OF = {"term:air mass": "rejected", "width:fullwidth_brackets": "validated"}  # the rest stay candidate
@@ -28,7 +28,7 @@ def statused_set(folder: Path) -> Path:
 
 
 def test_parse_statuses() -> None:
-    assert parse_statuses(None) == DEFAULT_STATUSES == ("candidate", "validated")
+    assert parse_statuses(None) == SCORED_STATUSES == ("candidate", "validated")
     assert parse_statuses("validated, rejected") == ("validated", "rejected")  # STATUSES order, spaces dropped
     assert parse_statuses(["rejected", "candidate", "rejected"]) == ("candidate", "rejected")
     assert parse_statuses("all") == ("candidate", "indicative", "validated", "rejected")
@@ -41,7 +41,7 @@ def test_parse_statuses() -> None:
 def test_select_counts_what_it_leaves_out() -> None:
     convs = [Convention(dimension=f"term:{i}", rule="term", expected_terms=["x"], status=s)
              for i, s in enumerate(["candidate", "validated", "rejected", "rejected", "indicative"])]
-    kept, left = select_statuses(convs, DEFAULT_STATUSES)
+    kept, left = select_statuses(convs, SCORED_STATUSES)
     assert [c.status for c in kept] == ["candidate", "validated"] and left == {"indicative": 1, "rejected": 2}
     assert status_mix(convs) == {"candidate": 1, "indicative": 1, "validated": 1, "rejected": 2}
 

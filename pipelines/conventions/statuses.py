@@ -1,10 +1,12 @@
-"""Which conventions a run scores, by status (SPEC.md §3).
+"""Which conventions a command takes, by status (SPEC.md §3): one ``--status`` grammar for
+``score``, the ``scoring_run`` asset, ``publish`` and ``review-export``.
 
 Linguists' decisions give conventions a status: ``validated`` (accepted), ``rejected`` (kept in the
 set for audit) or ``candidate`` (not reviewed yet). A run scores ``candidate`` and ``validated`` unless
-told otherwise; ``rejected`` is scored only when named, so a rule a linguist threw out can never
-lower a system's score by default. The selection is recorded (run.json, signature) together with
-how many conventions it left out per status, so a reader knows what a figure covers.
+told otherwise (SCORED_STATUSES); ``rejected`` is taken only when named, so a rule a linguist threw
+out can never lower a system's score by default; ``publish`` takes ``validated`` only
+(PUBLISHED_STATUSES). A run records its selection (run.json, signature) together with how many
+conventions it left out per status, so a reader knows what a figure covers.
 """
 
 from __future__ import annotations
@@ -15,15 +17,16 @@ from collections.abc import Iterable, Sequence
 from pipelines.conventions.model import STATUSES, Convention
 from pipelines.errors import ConfigError
 
-DEFAULT_STATUSES: tuple[str, ...] = ("candidate", "validated")
+SCORED_STATUSES: tuple[str, ...] = ("candidate", "validated")
+PUBLISHED_STATUSES: tuple[str, ...] = ("validated",)
 
 
-def parse_statuses(value: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"validated,candidate"`` (or a list) → the selection in STATUSES order; None → the default;
+def parse_statuses(value: str | Iterable[str] | None, default: tuple[str, ...] = SCORED_STATUSES) -> tuple[str, ...]:
+    """``"validated,candidate"`` (or a list) → the selection in STATUSES order; None → ``default``;
     ``all`` → every status (rejected included: naming ``all`` names it). Nothing named, or an unknown
-    status, is a ``ConfigError`` naming the known ones (the same words as ``publish --status``)."""
+    status, is a ``ConfigError`` naming the known ones ."""
     if value is None:
-        return DEFAULT_STATUSES
+        return default
     items = value.split(",") if isinstance(value, str) else list(value)
     names = {item.strip() for item in items if item.strip()}
     if not names:
