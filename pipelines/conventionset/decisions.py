@@ -32,11 +32,11 @@ DECISION_WORDS: tuple[str, ...] = ("accept", "reject", "edit")
 STATUS_OF = {"accept": "validated", "reject": "rejected", "edit": "validated"}
 REGEX_PREFIX = "re:"
 DECISIONS_SCHEMA = pl.Schema({
-    "convention_id": pl.Utf8, "identity": pl.Utf8, "decision": pl.Utf8,
+    "convention_id": pl.Utf8(), "identity": pl.Utf8(), "decision": pl.Utf8(),
     "expected_terms": pl.List(pl.Utf8), "wrong_variants": pl.List(pl.Utf8),
-    "comment": pl.Utf8, "reviewer": pl.Utf8, "reviewer_role": pl.Utf8,
-    "decided_at": pl.Utf8,  # ISO 8601 UTC, e.g. 2025-01-31T12:00:00Z
-    "set_version": pl.Utf8,
+    "comment": pl.Utf8(), "reviewer": pl.Utf8(), "reviewer_role": pl.Utf8(),
+    "decided_at": pl.Utf8(),  # ISO 8601 UTC, e.g. 2025-01-31T12:00:00Z
+    "set_version": pl.Utf8(),
 })
 
 
@@ -96,7 +96,7 @@ def read_decisions(path: Path) -> pl.DataFrame:
     if missing:
         raise InputError(f"decisions table lacks columns {missing}", path=str(path))
     try:
-        frame = frame.select(list(DECISIONS_SCHEMA)).cast(DECISIONS_SCHEMA)  # type: ignore[arg-type]
+        frame = frame.select(list(DECISIONS_SCHEMA)).cast(DECISIONS_SCHEMA)
     except pl.exceptions.PolarsError as exc:
         raise InputError(f"decisions table has columns of the wrong type: {exc}", path=str(path)) from None
     for index, word in enumerate(frame["decision"].to_list(), start=1):
@@ -111,7 +111,7 @@ def append_decisions(path: Path, rows: pl.DataFrame) -> int:
     returns the rows it now holds."""
     path = Path(path)
     old = read_decisions(path) if path.is_file() else empty_decisions()
-    frame = pl.concat([old, rows.select(list(DECISIONS_SCHEMA)).cast(DECISIONS_SCHEMA)])  # type: ignore[arg-type]
+    frame = pl.concat([old, rows.select(list(DECISIONS_SCHEMA)).cast(DECISIONS_SCHEMA)])
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic.write_with(path, frame.write_parquet)
     return frame.height
