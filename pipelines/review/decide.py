@@ -3,7 +3,8 @@
 All or nothing: every filled row is checked first (its convention is in the set, the packet is of
 this client and set, the decision word is known, an edit has forms that make a valid convention),
 and the first bad row is refused with its row number — nothing is recorded then. A row is filled
-when any decision column holds text; the rest are rules not reviewed yet.
+when its decision, forms or comment hold text (a reviewer's name copied down every row is not a
+decision); the rest are rules not reviewed yet.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from pipelines.conventionset.decisions import (
     parse_forms,
 )
 from pipelines.errors import ConventionError, InputError
-from pipelines.review.packet import DECISION_COLUMNS
+
+FILLED_COLUMNS = ("decision", "expected_terms", "wrong_variants", "comment")
 
 # How decisions count for a registration's precision-under-review gate: an edit means the rule was
 # not right as mined.
@@ -41,6 +43,8 @@ def _problem(row: dict[str, str], by_id: dict[str, Convention], client: str, set
     if cid not in by_id:
         return f"unknown convention_id {cid!r}: not a rule of set {set_version}"
     word = row.get("decision", "").strip().lower()
+    if not word:
+        return f"no decision ({', '.join(DECISION_WORDS)}) but forms or a comment are filled"
     if word not in DECISION_WORDS:
         return f"unknown decision {row.get('decision', '').strip()!r} (one of {', '.join(DECISION_WORDS)})"
     expected, wrong = parse_forms(row.get("expected_terms")), parse_forms(row.get("wrong_variants"))
@@ -60,7 +64,7 @@ def decisions_from_rows(rows: Sequence[tuple[int, dict[str, str]]], conventions:
     """The decisions of the filled rows (``rows``: row number, column → text), or InputError naming
     the first bad row (and how many others are bad)."""
     by_id = {c.convention_id: c for c in conventions}
-    filled = [(n, r) for n, r in rows if any(r.get(c, "").strip() for c in DECISION_COLUMNS)]
+    filled = [(n, r) for n, r in rows if any(r.get(c, "").strip() for c in FILLED_COLUMNS)]
     problems = [(n, why) for n, r in filled for why in [_problem(r, by_id, client, set_version)] if why]
     if problems:
         more = f" (and {len(problems) - 1} more bad row(s)); nothing recorded" if len(problems) > 1 else "; nothing recorded"
