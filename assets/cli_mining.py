@@ -125,7 +125,7 @@ def _decisions_line(set_dir: Path) -> str | None:
     block = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8")).get("decisions")
     if not block:
         return None
-    done = ", ".join(f"{k} {v}" for k, v in block["applied_by_decision"].items())
+    done = ", ".join(f"{k} {block['applied_by_decision'].get(k, 0)}" for k in ("accept", "reject", "edit"))
     status = ", ".join(f"{k} {v}" for k, v in block["by_status"].items())
     return (f"decisions: {block['applied']} applied ({done}), {block['unmatched']} match no rule of this set; "
             f"statuses: {status}")

@@ -149,8 +149,8 @@ def apply_decisions(conventions: Sequence[Convention], evidence: pl.DataFrame, d
         applied[row["decision"]] += 1
         if row["decision"] == "edit":
             base = conventions[indices[0]]
-            note = "; ".join(p for p in (f"edited by {row['reviewer'] or 'a reviewer'} ({row['reviewer_role'] or '-'})",
-                                         row["comment"]) if p)
+            note = (f"edit of {base.convention_id} by {row['reviewer'] or 'a reviewer'} ({row['reviewer_role'] or '-'}), "
+                    f"set {row['set_version']}" + (f": {row['comment']}" if row["comment"] else ""))
             added.append(edited_convention(base, row["expected_terms"] or [], row["wrong_variants"] or [], note))
             for index in indices:
                 out[index] = None
