@@ -55,11 +55,15 @@ def _csv_list(text: str) -> list[str]:
 
 
 def _inbox(explicit: Path | None) -> Path:
+    """--inbox, else what ``HousestyleSettings().inbox`` gives a command ($HOUSESTYLE_INBOX, else the
+    project's inbox/), without importing Dagster (seconds) for a command that does not run it."""
+    import os
+
+    from pipelines.project import resolve_project
+
     if explicit is not None:
         return explicit
-    from assets.resources import HousestyleSettings
-
-    return HousestyleSettings().inbox
+    return Path(os.environ.get("HOUSESTYLE_INBOX") or resolve_project() / "inbox")
 
 
 def _opened(path: Path) -> OpenedSet:
@@ -112,7 +116,7 @@ def run_review_export(args: argparse.Namespace) -> int:
     from pipelines.review.packet import build_packet, write_csv
     from pipelines.review.xlsx import write_xlsx
 
-    conventions = load_conventions(opened.conventions_file, regex_guard=False)  # validated when the set was written
+    conventions = load_conventions(opened.conventions_file, validate=False)  # sealed: validated when it was written
     files = opened.files
     evidence = pl.read_parquet(opened.path / "evidence.parquet") if "evidence.parquet" in files else \
         pl.DataFrame(schema={"convention_id": pl.Utf8, "unit_id": pl.Utf8, "role": pl.Utf8})

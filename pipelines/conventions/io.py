@@ -188,16 +188,20 @@ def resolve_conventions_path(path: Path) -> Path:
     return path
 
 
-def load_conventions(path: Path, *, regex_guard: bool = True) -> list[Convention]:
+def load_conventions(path: Path, *, regex_guard: bool = True, validate: bool = True) -> list[Convention]:
     """Load and validate a convention set; raise ConventionError / InputError naming the file,
-    the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process)."""
+    the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process).
+    ``validate=False`` only type-checks the rows: for a sealed set read back for display (its files
+    match the manifest written after they were validated), where compiling every regex again costs
+    seconds."""
     path = resolve_conventions_path(Path(path))
     conventions: list[Convention] = []
     locations: list[int | str] = []
     for location, row in _rows(path):
         conventions.append(convention_from_dict(row, where=location, path=path))
         locations.append(location)
-    validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
+    if validate:
+        validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
     return conventions
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import polars as pl
 
-from pipelines.conventions.compiled import Compiled, Entry, compile_generic
+from pipelines.conventions.compiled import Entry, make_entry
+from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
 from pipelines.conventions.timed_regex import RegexTimeout
@@ -73,19 +75,48 @@ def _spans(text: str, entries: Sequence[Entry], mode: str) -> tuple[Span, ...]:
     return _merge(found)
 
 
-def compiled_or_none(conv: Convention) -> Compiled | None:
+# Parsing a regex for its strings costs about a millisecond: the packet asks twice per entry (its
+# forms column, its marks).
+cached_forms = lru_cache(maxsize=None)(literal_forms)
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """What to mark for one convention: its trigger, expected forms and wrong variants as matchers."""
+
+    trigger_mode: str
+    mode: str
+    trigger: tuple[Entry, ...]
+    expected: tuple[Entry, ...]
+    wrong: tuple[Entry, ...]
+
+
+def _entries(values: Sequence[str], mode: str, regex: bool) -> tuple[Entry, ...]:
+    """A regex with a finite set of strings becomes those strings (plain matching at word boundaries,
+    the meaning its ``\\b`` spells), so only the others are compiled: thousands of compilations
+    otherwise."""
+    out: list[Entry] = []
+    for value in values:
+        forms = cached_forms(value, regex)
+        out += [make_entry(value, mode, True)] if forms is None else [make_entry(f, mode, False) for f in forms]
+    return tuple(out)
+
+
+def marker(conv: Convention) -> Marker | None:
+    """The convention's matchers, or None when one of its regexes does not compile."""
     try:
-        return compile_generic(conv)
+        trigger = () if conv.src is None else _entries([conv.src], conv.trigger_mode, conv.src_regex)
+        return Marker(conv.trigger_mode, conv.match_mode, trigger, _entries(conv.expected_terms, conv.match_mode, conv.regex),
+                      _entries(conv.wrong_variants, conv.match_mode, conv.regex))
     except (re.error, RegexTimeout):
         return None
 
 
-def mark(conv: Compiled | None, unit: tuple[str, str, str], role: str) -> Example:
+def mark(conv: Marker | None, unit: tuple[str, str, str], role: str) -> Example:
     """The unit with the trigger marked in its source and, in its target, the expected forms
     (evidence) or the wrong variants and any expected form present (counter-example)."""
     uid, source, target = unit
     if conv is None:
         return Example(uid, source, target)
-    trigger = (conv.trigger,) if conv.trigger is not None else ()
     wanted = conv.expected if role == "evidence" else (*conv.wrong, *conv.expected)
-    return Example(uid, source, target, _spans(source, trigger, conv.trigger_mode), _spans(target, wanted, conv.mode))
+    return Example(uid, source, target, _spans(source, conv.trigger, conv.trigger_mode), _spans(target, wanted, conv.mode))

@@ -21,10 +21,9 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
-from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import DECISION_WORDS, REGEX_PREFIX
-from pipelines.review.examples import Example, compiled_or_none, mark, pick_units
+from pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
 
 Runs = list[tuple[str, bool]]
 INFO_COLUMNS: tuple[str, ...] = (
@@ -54,7 +53,7 @@ def display_forms(entries: Sequence[str], is_regex: bool) -> str:
     """``|``-joined literal forms; an entry with no finite set of strings shows as ``re:<regex>``."""
     shown: list[str] = []
     for entry in entries:
-        forms = literal_forms(entry, is_regex)
+        forms = cached_forms(entry, is_regex)
         for form in forms if forms is not None else (f"{REGEX_PREFIX}{entry}",):
             if form not in shown:
                 shown.append(form)
@@ -112,7 +111,7 @@ def build_packet(conventions: Sequence[Convention], *, client: str, set_version:
     for conv in chosen:
         src_lang, tgt_lang = conv.src_lang or "src", conv.tgt_lang or "tgt"
         units_of = picked.get(conv.convention_id, {})
-        compiled = compiled_or_none(conv) if units_of else None
+        compiled = marker(conv) if units_of else None
         examples = {role: [mark(compiled, u, role) for u in units_of.get(role, [])] for role in ("evidence", "counter")}
         rows.append({
             "convention_id": conv.convention_id, "dimension": conv.dimension, "rule": conv.rule, "src": conv.src or "",
