@@ -50,8 +50,13 @@ def register(subparsers: Any) -> None:
     ri.set_defaults(func=run_review_import)
 
 
-def _csv_list(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+def _csv_list(text: str, known: tuple[str, ...], option: str) -> list[str]:
+    """``a,b`` → [a, b]; a word that is not one of ``known`` is refused (it would select nothing)."""
+    words = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [w for w in words if w not in known]
+    if unknown:
+        raise InputError(f"unknown {option} value(s) {', '.join(unknown)} (one of {', '.join(known)})", path=option)
+    return words
 
 
 def _inbox(explicit: Path | None) -> Path:
@@ -106,6 +111,9 @@ def run_review_export(args: argparse.Namespace) -> int:
     suffix = args.out.suffix.lower()
     if suffix not in PACKET_SUFFIXES:
         raise InputError(f"the packet is {' or '.join(PACKET_SUFFIXES)}", path=str(args.out))
+    from pipelines.conventions.model import RULE_TYPES, STATUSES
+
+    rules, statuses = _csv_list(args.rules, RULE_TYPES, "--rules"), _csv_list(args.status, STATUSES, "--status")
     opened = _opened(args.conventions)
     atomic.writable_folder(args.out.parent)
 
@@ -129,7 +137,7 @@ def run_review_export(args: argparse.Namespace) -> int:
             units, where = _units_from_inbox(opened, _inbox(args.inbox), Path(tmp))
     packet = build_packet(conventions, client=str(opened.manifest["client"]), set_version=opened.set_version,
                           evidence=evidence, conflicts=conflicts, units=units,
-                          rules=_csv_list(args.rules), statuses=_csv_list(args.status))
+                          rules=rules, statuses=statuses)
     (write_xlsx if suffix == ".xlsx" else write_csv)(packet, args.out)
     print(f"{len(packet.rows)} of {len(conventions)} rules of set {opened.set_version} → {args.out}")
     if units is None:
@@ -181,7 +189,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
 
     opened = _opened(args.conventions)
     client, version = str(opened.manifest["client"]), opened.set_version
-    conventions = load_conventions(opened.conventions_file, regex_guard=False)
+    conventions = load_conventions(opened.conventions_file, validate=False)  # sealed; the edits are validated
     decisions = decisions_from_rows(read_packet(args.review), conventions, path=args.review, client=client,
                                     set_version=version)
     gate = _precision_gate(args.registration, client) if args.registration is not None else None

@@ -112,6 +112,8 @@ def test_a_bad_packet_is_one_line_naming_the_row_and_records_nothing(mined: Path
     assert "bad.csv:row 3: packet row of client 'acme', not of 'fx'" in attempt({"decision": "reject", "client": "acme"})
     assert main(["review-import", str(tmp_path / "nope.xlsx"), "--conventions", str(mined), "--inbox", str(inbox)]) == 2
     assert "nope.xlsx: file not found" in capsys.readouterr().err
+    assert main(["review-export", "--conventions", str(mined), "--out", str(packet), "--rules", "term,terms"]) == 2
+    assert "--rules: unknown --rules value(s) terms (one of term," in capsys.readouterr().err
 
 
 def _term(src: str, expected: str) -> Convention:

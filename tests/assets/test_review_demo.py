@@ -10,13 +10,13 @@ is mined again, through ``housestyle mine --decisions``.
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 import pytest
-from openpyxl import load_workbook
 
 from assets.cli import main
 from pipelines.conventions.io import load_conventions
@@ -56,39 +56,36 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
 
 def _fill(packet: Path) -> dict[str, tuple[str, list[str], list[str]]]:
     """30 decisions on term rules as a linguist makes them: accept the 10 most used, reject 10 rules seen
-    once, and edit 10 more (keep one rendering, ban the English term left untranslated)."""
-    book = load_workbook(packet)
-    sheet = book["review"]
-    header = [c.value for c in sheet[1]]
-    col = {name: header.index(name) + 1 for name in header}
-    rows = [(n, dict(zip(header, values))) for n, values in enumerate(sheet.iter_rows(min_row=2, values_only=True), start=2)]
-    terms = [(n, r) for n, r in rows if r["rule"] == "term" and r["origin"] == "mined" and r["expected_forms"]]
+    once, and edit 10 more (keep one rendering, ban the English term left untranslated). The CSV
+    packet (the XLSX one reads back the same: tests/pipelines/review; 6,000 rows of openpyxl cost
+    seconds here)."""
+    with packet.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    terms = [r for r in rows if r["rule"] == "term" and r["origin"] == "mined" and r["expected_forms"]]
     accept = terms[:10]
-    once = [(n, r) for n, r in terms if r["support"] == 1]
-    reject = once[-10:]
-    editable = [(n, r) for n, r in terms[10:] if str(r["expected_forms"]).startswith("re:") is False
-                and str(r["src"]).casefold() not in {f.strip().casefold() for f in str(r["expected_forms"]).split("|")}]
-    edit = editable[:10]
+    reject = [r for r in terms if r["support"] == "1"][-10:]
+    edit = [r for r in terms[10:] if not r["expected_forms"].startswith("re:")
+            and r["src"].casefold() not in {f.strip().casefold() for f in r["expected_forms"].split("|")}][:10]
     chosen: dict[str, tuple[str, list[str], list[str]]] = {}
     for word, picked in (("accept", accept), ("reject", reject), ("edit", edit)):
-        for n, r in picked:
-            sheet.cell(row=n, column=col["decision"], value=word)
-            sheet.cell(row=n, column=col["reviewer"], value="Camille")
-            sheet.cell(row=n, column=col["reviewer_role"], value="linguist")
+        for r in picked:
+            r.update(decision=word, reviewer="Camille", reviewer_role="linguist")
             forms: tuple[list[str], list[str]] = ([], [])
             if word == "edit":
-                forms = ([str(r["expected_forms"]).split(" | ")[0]], [str(r["src"])])
-                sheet.cell(row=n, column=col["expected_terms"], value=forms[0][0])
-                sheet.cell(row=n, column=col["wrong_variants"], value=forms[1][0])
-                sheet.cell(row=n, column=col["comment"], value="one rendering; never the English term")
-            chosen[str(r["convention_id"])] = (word, *forms)
-    book.save(packet)
+                forms = ([r["expected_forms"].split(" | ")[0]], [r["src"]])
+                r.update(expected_terms=forms[0][0], wrong_variants=forms[1][0],
+                         comment="one rendering; never the English term")
+            chosen[r["convention_id"]] = (word, *forms)
+    with packet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
     return chosen
 
 
 def test_export_decide_import_rebuild_and_remine(demo: Demo, capsys: pytest.CaptureFixture[str]) -> None:
     inbox = demo.root / "inbox"
-    packet = demo.root / "packet.xlsx"
+    packet = demo.root / "packet.csv"
     mined = {c.convention_id: c for c in load_conventions(demo.set_dir)}
     assert main(["review-export", "--conventions", str(demo.set_dir), "--out", str(packet),
                  "--tm-units", str(demo.units)]) == 0
