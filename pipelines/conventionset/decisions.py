@@ -25,7 +25,8 @@ import polars as pl
 
 from pipelines import atomic
 from pipelines.conventions.model import Convention, canonical_json
-from pipelines.errors import InputError
+from pipelines.conventions.validate import validate_convention
+from pipelines.errors import ConventionError, InputError
 
 DECISIONS_FILE = "decisions.parquet"
 DECISION_WORDS: tuple[str, ...] = ("accept", "reject", "edit")
@@ -141,6 +142,7 @@ def apply_decisions(conventions: Sequence[Convention], evidence: pl.DataFrame, d
     added: list[Convention] = []
     applied: dict[str, int] = {w: 0 for w in DECISION_WORDS}
     unmatched: list[dict[str, Any]] = []
+    invalid: list[dict[str, Any]] = []  # edits that make no valid rule of this set: the mined rule stays
     for row in newest(decisions):
         indices = by_identity.get(row["identity"])
         if not indices:
@@ -151,7 +153,14 @@ def apply_decisions(conventions: Sequence[Convention], evidence: pl.DataFrame, d
             base = conventions[indices[0]]
             note = (f"edit of {base.convention_id} by {row['reviewer'] or 'a reviewer'} ({row['reviewer_role'] or '-'}), "
                     f"set {row['set_version']}" + (f": {row['comment']}" if row["comment"] else ""))
-            added.append(edited_convention(base, row["expected_terms"] or [], row["wrong_variants"] or [], note))
+            edit = edited_convention(base, row["expected_terms"] or [], row["wrong_variants"] or [], note)
+            try:  # checked at import against the set it was made on; the rule may have changed since
+                validate_convention(edit)
+            except ConventionError as exc:
+                applied["edit"] -= 1
+                invalid.append({"identity": row["identity"], "convention_id": row["convention_id"], "reason": exc.reason})
+                continue
+            added.append(edit)
             for index in indices:
                 out[index] = None
             continue
@@ -172,6 +181,6 @@ def apply_decisions(conventions: Sequence[Convention], evidence: pl.DataFrame, d
         by_status[conv.status] = by_status.get(conv.status, 0) + 1
     report = {"decisions": decisions.height, "identities": len(newest(decisions)),
               "applied": sum(applied.values()), "applied_by_decision": applied,
-              "unmatched": len(unmatched), "unmatched_decisions": unmatched,
+              "unmatched": len(unmatched), "unmatched_decisions": unmatched, "invalid_edits": invalid,
               "by_status": dict(sorted(by_status.items()))}
     return Applied(kept, evidence, report)

@@ -136,3 +136,12 @@ def test_derived_literal_forms_in_the_set_files(tmp_path: Path) -> None:
     for name in ("conventions.parquet", "conventions.jsonl"):
         loaded = {c.dimension: c for c in load_conventions(written.path / name)}
         assert loaded["term:fever"].convention_id == FEVER.convention_id and "expected_forms" not in loaded["term:fever"].extra
+
+
+def test_an_edit_that_makes_no_valid_rule_of_the_new_set_leaves_the_rule_and_is_reported() -> None:
+    nfkc = Convention(dimension="term:cough", rule="term", src="cough", expected_terms=["toux"], src_lang="en",
+                      tgt_lang="fr", match_mode="nfkc")  # re-mined with another mode: the edit's forms clash with it
+    done = apply_decisions([nfkc], _pair(nfkc).evidence,
+                           _frame(_decision(COUGH, "edit", "t", ["ﬁ"], [])))  # NFKC folds the ligature away
+    assert [c.convention_id for c in done.conventions] == [nfkc.convention_id]
+    assert done.report["applied"] == 0 and done.report["invalid_edits"][0]["identity"] == identity_of(nfkc)
