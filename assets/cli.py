@@ -32,6 +32,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_mining",
     "assets.cli_judge",
     "assets.cli_registration",
+    "assets.cli_review",
     "assets.cli_generation",
     "assets.cli_publish",
     "assets.cli_explain",

@@ -32,6 +32,9 @@ def register(subparsers: Any) -> None:
     mine.add_argument("--authored", type=Path, action="append", default=[], metavar="PATH",
                       help="hand-authored convention files or folders (like inbox/<client>/conventions/) added to the set, "
                            "as the convention_set asset does; repeatable")
+    mine.add_argument("--decisions", type=Path, metavar="FILE",
+                      help="the client's review decisions (inbox/<client>/decisions.parquet, written by review-import): "
+                           "the set follows them, as the convention_set asset does")
     mine.add_argument("--out", required=True, type=Path, metavar="DIR", help="rules_out root")
     add_strict(mine)  # ingest report and exit status: assets/cli_ingest.py
     mine.set_defaults(func=run_mine)
@@ -69,7 +72,7 @@ def run_mine(args: argparse.Namespace) -> int:
     # and before ingesting and mining (minutes on a large TM).
     files, roots = _files(list(args.tm))
     authored, _ = _files(list(args.authored))
-    for path in [*args.contrast, *([args.splits] if args.splits else [])]:
+    for path in [*args.contrast, *([args.splits] if args.splits else []), *([args.decisions] if args.decisions else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
     atomic.writable_folder(args.out / args.client)
@@ -79,7 +82,7 @@ def run_mine(args: argparse.Namespace) -> int:
     from pipelines.ingest import domain_from_path, ingest_files
     from pipelines.mining.corpus import read_units_for_mining
 
-    sources = read_sources(contrast=args.contrast, authored=authored)
+    sources = read_sources(contrast=args.contrast, authored=authored, decisions=args.decisions)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
     # path, so the same files mined from another checkout give the same set_version.
     inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
@@ -107,9 +110,25 @@ def run_mine(args: argparse.Namespace) -> int:
     by_rule = result.stats.get("by_rule", {})
     print(f"mined {written.conventions} conventions from {result.stats.get('units', 0):,} units "
           f"({', '.join(f'{k} {v}' for k, v in by_rule.items())}); {len(result.conflicts)} conflicts reported")
+    decided = _decisions_line(written.path)
+    if decided:
+        print(decided)
     print(f"convention set: {written.path}")
     print(f"set_version:    {written.set_version}")
     return 0
+
+
+def _decisions_line(set_dir: Path) -> str | None:
+    """What the set made of the review decisions (its manifest's ``decisions`` block)."""
+    import json
+
+    block = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8")).get("decisions")
+    if not block:
+        return None
+    done = ", ".join(f"{k} {block['applied_by_decision'].get(k, 0)}" for k in ("accept", "reject", "edit"))
+    status = ", ".join(f"{k} {v}" for k, v in block["by_status"].items())
+    return (f"decisions: {block['applied']} applied ({done}), {block['unmatched']} match no rule of this set; "
+            f"statuses: {status}")
 
 
 def run_diff(args: argparse.Namespace) -> int:

@@ -1,10 +1,12 @@
-"""`housestyle register | evaluate | review-sample | review-import`: the pre-registered gold comparison.
+"""`housestyle register | evaluate | review-sample`: the pre-registered gold comparison.
 
 register      freeze a registration spec (registrations/specs/<client>.json) into a new version.
 evaluate      gates → verdict → claim for one convention set; writes evaluation.json beside the set.
 review-sample draw N rules of a set for linguist review, reproducibly (seeded by the set version).
-review-import check a filled review file and file it where miner_evaluation finds it
-              (inbox/<client>/review/<set_version>.<ext>), printing the precision it gives.
+
+``review-import`` (assets/cli_review.py) is one command for review packets and for the verdict files
+review-sample draws: ``file_verdict_review`` below files the latter where miner_evaluation finds it
+(inbox/<client>/review/<set_version>.<ext>), printing the precision it gives.
 """
 
 from __future__ import annotations
@@ -51,14 +53,6 @@ def register(subparsers: Any) -> None:
     rs.add_argument("--tm-units", type=Path, help="tm_units.parquet the set was mined from: each row then shows "
                                                   "its first evidence unit (example_source, example_target)")
     rs.set_defaults(func=run_review_sample)
-
-    ri = subparsers.add_parser("review-import", help="validate a filled review and file it for miner_evaluation",
-                               description="Copies the review to inbox/<client>/review/<set_version>.<ext>.")
-    ri.add_argument("review", type=Path)
-    ri.add_argument("--conventions", required=True, type=Path, help="the reviewed set (folder with manifest.json)")
-    ri.add_argument("--registration", required=True, type=Path, help="whose precision gate applies (and client)")
-    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <repo>/inbox)")
-    ri.set_defaults(func=run_review_import)
 
 
 def run_register(args: argparse.Namespace) -> int:
@@ -141,26 +135,28 @@ def run_review_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_review_import(args: argparse.Namespace) -> int:
+def file_verdict_review(review: Path, conventions: Path, registration: Path, inbox_root: Path | None) -> int:
+    """``review-import`` of a verdict file (convention_id, verdict, …): checked, copied to
+    inbox/<client>/review/<set_version>.<ext> for the registration's precision gate."""
     from pipelines.registration.evaluate import load_set
     from pipelines.registration.freeze import load_registration
     from pipelines.registration.review import precision_gate, read_review
 
-    suffix = args.review.suffix.lower()
+    suffix = review.suffix.lower()
     if suffix not in REVIEW_SUFFIXES:
-        raise InputError(f"review file must be one of {REVIEW_SUFFIXES}", path=str(args.review))
-    frame = read_review(args.review)
-    cset = load_set(args.conventions)
-    reg_dir = args.registration.parent if args.registration.is_file() else args.registration
+        raise InputError(f"review file must be one of {REVIEW_SUFFIXES}", path=str(review))
+    frame = read_review(review)
+    cset = load_set(conventions)
+    reg_dir = registration.parent if registration.is_file() else registration
     reg = load_registration(reg_dir)
     gates = [g for g in reg.gates if g.metric == "precision_under_review"]
     if not gates:
         raise RegistrationError(f"{reg_dir}: registration has no precision_under_review gate")
     prec = precision_gate(frame, {c.convention_id for c in cset.conventions}, gates[0].threshold, gates[0].params)
-    inbox = args.inbox or reg_dir.resolve().parents[2] / "inbox"
+    inbox = inbox_root or reg_dir.resolve().parents[2] / "inbox"
     dest = inbox / reg.client / "review" / f"{cset.set_version}{suffix}"
     dest.parent.mkdir(parents=True, exist_ok=True)
-    atomic.copy_file(args.review, dest)
+    atomic.copy_file(review, dest)
     value = "—" if prec.value is None else f"{prec.value:.3f}"
     interval = "" if prec.interval is None else f" (Wilson 95% {prec.interval[0]:.3f}–{prec.interval[1]:.3f})"
     print(f"{frame.height} rows: {prec.judged} linguist judgements, precision {value}{interval}; ignored {prec.ignored}")

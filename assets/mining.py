@@ -32,6 +32,7 @@ from pipelines import atomic
 from pipelines.conventions.io import load_conventions
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.build import build_set, pair_key, read_sources
+from pipelines.conventionset.decisions import DECISIONS_FILE
 from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
 from pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
 from pipelines.mining.mine import (
@@ -177,13 +178,16 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
     """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``
     builds it: the merged candidates of every language pair, the generic system's contrast
-    candidates (negative_candidates) and the authored rules of inbox/<client>/conventions/,
-    published to rules_out/<client>/<set_version>/ with LATEST updated."""
+    candidates (negative_candidates), the authored rules of inbox/<client>/conventions/ and the
+    review decisions of inbox/<client>/decisions.parquet (applied last), published to
+    rules_out/<client>/<set_version>/ with LATEST updated."""
     client = context.partition_key
     pairs = _stored_pairs(settings.storage / "convention_candidates" / client)
     contrast = settings.storage / "negative_candidates" / client / "conventions.jsonl"
+    decisions = settings.client_dir(client) / DECISIONS_FILE
     sources = read_sources(contrast=[contrast] if contrast.is_file() else [],
-                           authored=input_files(settings.client_dir(client) / "conventions"))
+                           authored=input_files(settings.client_dir(client) / "conventions"),
+                           decisions=decisions if decisions.is_file() else None)
     if not any(r.conventions for r in pairs.values()) and not any(f.conventions for f in sources.authored):
         context.log.warning(f"no conventions for {client}: nothing mined and no inbox/{client}/conventions/")
         return
@@ -202,4 +206,13 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
         "by_rule": md_counts(by_rule, "rule", "conventions"), "conflicts": len(result.conflicts),
         "contrast_candidates": int(result.stats.get("contrast_candidates", 0)),
         "authored_also_mined": int(result.stats.get("authored_also_mined", 0)), "suspect_units": len(result.suspects),
+        **_decision_metadata(result.stats.get("decisions")),
     })
+
+
+def _decision_metadata(block: dict[str, Any] | None) -> dict[str, Any]:
+    """The review decisions the set followed (manifest ``decisions``), when the client has any."""
+    if not block:
+        return {}
+    return {"decisions_applied": int(block["applied"]), "decisions_unmatched": int(block["unmatched"]),
+            "by_status": md_counts(block["by_status"], "status", "conventions")}

@@ -1,7 +1,9 @@
 """The inbox sensor (on by default): a new or changed file under inbox/<client>/tm/ adds the client and
-runs what the change makes stale.
+runs what the change makes stale; so does a new or changed inbox/<client>/decisions.parquet (a
+review-import), whose decisions every new set of the client follows.
 
-The cursor maps client → a cheap fingerprint of its tm/ files (paths, sizes, mtimes), so an untouched
+The cursor maps client → a cheap fingerprint of its tm/ files and its decisions file (paths, sizes,
+mtimes), so an untouched
 inbox costs one directory walk a tick. When it moves, the client's refresh plan (assets/freshness.py:
 content fingerprints of every input, Dagster's code versions and records) decides what to run: a
 touched but identical file runs nothing, a rewritten TM re-runs ingest and what depends on it. Each
@@ -12,6 +14,7 @@ any location of the instance) is left for a later tick, its cursor entry unchang
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
 import json
+from pathlib import Path
 
 from dagster import (
     DefaultSensorStatus,
@@ -24,6 +27,7 @@ from dagster import (
 )
 
 from assets.inbox import clients_with_tm, fingerprint, tm_files
+from pipelines.conventionset.decisions import DECISIONS_FILE
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
@@ -38,6 +42,14 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
     return defs.get_repository_def()
 
 
+def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
+    """The cursor entry: tm/'s fingerprint, plus the decisions file's when there is one (so a client
+    without decisions keeps the entry it always had)."""
+    moved = fingerprint(tm, settings.inbox / client / "tm")
+    decisions = settings.client_dir(client) / DECISIONS_FILE
+    return f"{moved}+{fingerprint([decisions], settings.client_dir(client))}" if decisions.is_file() else moved
+
+
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     """One tick: compare each client's tm/ fingerprint with the cursor; plan the clients that moved."""
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
@@ -50,7 +62,7 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
         files = tm_files(settings.inbox, client)
         if not files:
             continue
-        moved = fingerprint(files, settings.inbox / client / "tm")
+        moved = _watched(settings, client, files)
         if client not in known:
             new_clients.append(client)
         if seen.get(client) == moved:
@@ -67,16 +79,18 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
         if request is not None:
             requests.append(request)
         else:
-            notes.append(f"{client}: tm/ touched, content unchanged")
+            notes.append(f"{client}: tm/ or decisions touched, content unchanged")
     return SensorResult(
         run_requests=requests,
         dynamic_partitions_requests=[CLIENTS.build_add_request(new_clients)] if new_clients else [],
         cursor=json.dumps(current, sort_keys=True),
-        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/"),
+        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/ "
+                                                                           "or inbox/*/decisions.parquet"),
     )
 
 
 @sensor(job_name=CLIENT_JOB_NAME, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
-        description="Adds a client partition and runs what changed when files appear or change under inbox/<client>/tm/.")
+        description="Adds a client partition and runs what changed when files appear or change under inbox/<client>/tm/ "
+                    "or inbox/<client>/decisions.parquet changes.")
 def inbox_sensor(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     return evaluate_inbox(context, settings)

@@ -19,6 +19,7 @@ import yaml
 from rapidfuzz.distance import Levenshtein
 
 from pipelines import atomic
+from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
 from pipelines.conventions.validate import at_location, validate_conventions
 from pipelines.errors import ConventionError, InputError
@@ -52,6 +53,9 @@ CONVENTIONS_SCHEMA: dict[str, pl.DataType] = {
     "counter_unit_ids": pl.List(pl.Utf8),
     "note": pl.Utf8(),
 }
+# Derived for people (review packets, glossaries), never read back and never part of the id: the
+# literal strings each list stands for (``factors.literal_forms``), null when an entry is not finite.
+DERIVED_SCHEMA: dict[str, pl.DataType] = {"expected_forms": pl.List(pl.Utf8), "wrong_forms": pl.List(pl.Utf8)}
 
 
 def _fail(message: str, location: int | str, field: str | None, path: Path, row: Any = None) -> ConventionError:
@@ -70,6 +74,8 @@ def convention_from_dict(row: dict[str, Any], *, where: int | str, path: Path) -
     known: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for key, value in row.items():
+        if key in DERIVED_SCHEMA:
+            continue  # recomputed from the entries whenever a set is written
         if key in _FIELDS and key != "extra":
             known[key] = value
             continue
@@ -182,16 +188,20 @@ def resolve_conventions_path(path: Path) -> Path:
     return path
 
 
-def load_conventions(path: Path, *, regex_guard: bool = True) -> list[Convention]:
+def load_conventions(path: Path, *, regex_guard: bool = True, validate: bool = True) -> list[Convention]:
     """Load and validate a convention set; raise ConventionError / InputError naming the file,
-    the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process)."""
+    the convention and the field. ``regex_guard`` runs the timed slow-regex probe (a child process).
+    ``validate=False`` only type-checks the rows: for a sealed set read back for display (its files
+    match the manifest written after they were validated), where compiling every regex again costs
+    seconds."""
     path = resolve_conventions_path(Path(path))
     conventions: list[Convention] = []
     locations: list[int | str] = []
     for location, row in _rows(path):
         conventions.append(convention_from_dict(row, where=location, path=path))
         locations.append(location)
-    validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
+    if validate:
+        validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
     return conventions
 
 
@@ -200,14 +210,34 @@ def _record(conv: Convention) -> dict[str, Any]:
     return record
 
 
+def forms_of(entries: Sequence[str], is_regex: bool) -> list[str] | None:
+    """Every literal string a list of entries stands for, in order without repeats; None when one
+    entry is not finite (``\\d+``): a reader then needs the regex itself."""
+    out: list[str] = []
+    for entry in entries:
+        forms = literal_forms(entry, is_regex)
+        if forms is None:
+            return None
+        out.extend(f for f in forms if f not in out)
+    return out
+
+
+def derived_fields(conv: Convention) -> dict[str, list[str] | None]:
+    """``expected_forms`` and ``wrong_forms`` of a convention (DERIVED_SCHEMA)."""
+    return {"expected_forms": forms_of(conv.expected_terms, conv.regex),
+            "wrong_forms": forms_of(conv.wrong_variants, conv.regex)}
+
+
 def conventions_frame(conventions: Iterable[Convention]) -> pl.DataFrame:
-    """The Parquet layout (params as JSON text)."""
+    """The Parquet layout (params as JSON text), with the derived literal forms after the fields."""
+    schema = {**CONVENTIONS_SCHEMA, **DERIVED_SCHEMA}
     rows = []
     for conv in conventions:
         record = _record(conv)
         record["params"] = canonical_json(conv.params)
+        record.update(derived_fields(conv))
         rows.append(record)
-    return pl.DataFrame(rows, schema=CONVENTIONS_SCHEMA, orient="row") if rows else pl.DataFrame(schema=CONVENTIONS_SCHEMA)
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
 def write_conventions(conventions: Sequence[Convention], path: Path) -> Path:

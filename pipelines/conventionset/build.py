@@ -7,11 +7,12 @@ decide a set (``SetSources``: the generic system's contrast candidates, the clie
 rules), runs the ``SET_STEPS`` over them in order, and writes the set. A step is a plain function
 ``(draft, sources) -> draft``.
 
-The seam for a new input that shapes sets — issue 20's review decisions
-(``inbox/<client>/decisions.parquet``: accepted → ``validated``, rejected → ``rejected``, edits →
-``authored`` rules replacing the mined one) — is one more field of ``SetSources`` (read by
-``read_sources``) and one more entry at the end of ``SET_STEPS``; both routes then apply it, and the
-input's hash goes into ``draft.inputs`` so the set_version follows it.
+A new input that shapes sets is one more field of ``SetSources`` (read by ``read_sources``) and one
+more entry of ``SET_STEPS``; both routes then apply it, and the input's hash goes into
+``draft.inputs`` so the set_version follows it. The last step is the client's review decisions
+(``inbox/<client>/decisions.parquet``, ``conventionset.decisions``: accepted → ``validated``,
+rejected → ``rejected``, edits → ``authored`` rules replacing the mined one), reported in the
+manifest's ``decisions`` block.
 
 It never takes a gold or registration path: the miner never sees gold.
 """
@@ -27,6 +28,7 @@ import polars as pl
 from pipelines.contrast.conventions import fold_contrast_with_evidence
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
+from pipelines.conventionset.decisions import apply_decisions, read_decisions
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import WrittenSet, write_set
 from pipelines.mining.corpus import corpus_from_units
@@ -51,16 +53,29 @@ class SetSources:
 
     contrast: tuple[InputFile, ...] = ()  # negative candidates (origin contrast), folded into term rules
     authored: tuple[InputFile, ...] = ()  # hand-authored rules, added unless the miner found them too
+    decisions: DecisionsFile | None = None  # the client's review decisions, applied last
 
 
-def read_sources(*, contrast: Sequence[Path] = (), authored: Sequence[Path] = ()) -> SetSources:
-    """Load the contrast candidate files and the authored convention files (validated; authored
-    rules with the full regex probe, as they come from people)."""
+@dataclass(frozen=True, slots=True)
+class DecisionsFile:
+    """The client's decisions table (``conventionset.decisions.DECISIONS_SCHEMA``)."""
+
+    name: str  # ``decisions/decisions.parquet``
+    sha256: str
+    frame: pl.DataFrame
+
+
+def read_sources(*, contrast: Sequence[Path] = (), authored: Sequence[Path] = (),
+                 decisions: Path | None = None) -> SetSources:
+    """Load the contrast candidate files, the authored convention files (validated; authored
+    rules with the full regex probe, as they come from people) and the decisions file."""
     def read(kind: str, path: Path, guard: bool) -> InputFile:
         return InputFile(f"{kind}/{path.name}", sha256_file(path), tuple(load_conventions(path, regex_guard=guard)))
 
+    decided = None if decisions is None else DecisionsFile(f"decisions/{Path(decisions).name}", sha256_file(decisions),
+                                                           read_decisions(Path(decisions)))
     return SetSources(contrast=tuple(read("contrast", Path(p), False) for p in contrast if Path(p).stat().st_size),
-                      authored=tuple(read("conventions", Path(p), True) for p in authored))
+                      authored=tuple(read("conventions", Path(p), True) for p in authored), decisions=decided)
 
 
 @dataclass(slots=True)
@@ -105,9 +120,22 @@ def add_authored(draft: SetDraft, sources: SetSources) -> SetDraft:
     return draft
 
 
-# The order matters: contrast extends mined term rules before authored rules join. Issue 20's
-# review decisions go last (they may override any rule, mined, contrast or authored).
-SET_STEPS: tuple[Step, ...] = (fold_contrast, add_authored)
+def follow_decisions(draft: SetDraft, sources: SetSources) -> SetDraft:
+    """The newest review decision per rule identity sets its status or replaces it by the edit
+    (``conventionset.decisions``); the manifest's ``decisions`` block says what applied."""
+    if sources.decisions is None:
+        return draft
+    result = draft.result
+    done = apply_decisions(result.conventions, result.evidence, sources.decisions.frame)
+    draft.inputs[sources.decisions.name] = sources.decisions.sha256
+    result.stats["decisions"] = done.report
+    draft.result = MiningResult(done.conventions, done.evidence, result.conflicts, result.stats, result.suspects)
+    return draft
+
+
+# The order matters: contrast extends mined term rules before authored rules join; the review
+# decisions go last (they may override any rule, mined, contrast or authored).
+SET_STEPS: tuple[Step, ...] = (fold_contrast, add_authored, follow_decisions)
 
 
 def _pairs_result(pairs: Mapping[str, MiningResult]) -> MiningResult:

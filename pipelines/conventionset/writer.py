@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
-from pipelines.conventions.io import conventions_frame
+from pipelines.conventions.io import conventions_frame, derived_fields
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import publish_set
 from pipelines.conventionset.version import (
@@ -48,6 +48,7 @@ def _jsonl(conventions: list[Convention]) -> str:
     lines = []
     for conv in conventions:
         record = {k: v for k, v in conv.to_dict().items() if k != "extra"}
+        record.update({k: v for k, v in derived_fields(conv).items() if v is not None})  # absent: not finite
         record.update({k: v for k, v in sorted(conv.extra.items()) if k not in record})
         lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
     return "".join(lines)
@@ -75,8 +76,10 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         trace.write_parquet(folder / TRACE_FILE)
 
     by_rule: dict[str, int] = {}
+    by_status: dict[str, int] = {}
     for conv in conventions:
         by_rule[conv.rule] = by_rule.get(conv.rule, 0) + 1
+        by_status[conv.status] = by_status.get(conv.status, 0) + 1
     manifest = {
         "format": SET_FORMAT, "set_version": version, "client": client, "code_version": code_version(),
         "resources": resource_versions(),
@@ -84,9 +87,12 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         "src_lang": src_lang, "tgt_lang": tgt_lang,
         "split": split, "inputs": dict(sorted(inputs.items())), "params": dict(params),
         "conventions": len(conventions), "by_rule": dict(sorted(by_rule.items())),
+        "by_status": dict(sorted(by_status.items())),
         "conflicts": conflicts.height, "evidence_rows": evidence.height, "suspect_units": suspects.height,
-        "stats": result.stats,
+        "stats": {k: v for k, v in result.stats.items() if k != "decisions"},
     }
+    if "decisions" in result.stats:  # the review decisions the set follows (conventionset.decisions)
+        manifest["decisions"] = result.stats["decisions"]
     set_dir = publish_set(client_dir / version, write_files, manifest)
     atomic.write_text(client_dir / "LATEST", version + "\n")
     return WrittenSet(version, set_dir, len(conventions))

@@ -32,7 +32,7 @@ from pipelines.registration.model import Gate, Informative, Registration
 from pipelines.registration.review import precision_gate, read_review
 from pipelines.splits import Splits, read_splits, split_units
 from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
-from pipelines.registration.verdict import Evaluation, GateResult, decide
+from pipelines.registration.verdict import Evaluation, GateResult, decide, every_scored_validated
 
 Units = list[tuple[str, str, str]]
 NOT_MINED = ("authored", "gold")  # manifest origins for which "mined on which split" has no meaning
@@ -207,7 +207,8 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
         value, detail = _measure(ctx, info)
         informative.append(GateResult(name=info.name, metric=info.metric, split=info.split, gold=info.gold, threshold=None,
                                       value=value, status="info", gate=False, detail=detail))
-    verdict, claim, downgrades, label = decide(gates, reg.claim_levels)
+    verdict, claim, downgrades, label = decide(gates, reg.claim_levels,
+                                               every_scored_validated([c.status for c in cset.conventions]))
     units_hash = tm_hash(units)
     review_hash = sha256_file(review)[:12] if review is not None else "none"
     signature = (f"reg:{reg.client}/{reg.version}#{reg.registration_hash[:12]}|rules:{reg.counting_rules['id']}"

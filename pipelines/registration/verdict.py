@@ -82,12 +82,15 @@ def _fmt(value: float, metric: str) -> str:
     return f"{int(value)}" if metric == "conventions_recovered" else f"{value:.3f}"
 
 
-def decide(gates: list[GateResult], claim_levels: list[str]) -> tuple[str, str, list[str], str]:
+def decide(gates: list[GateResult], claim_levels: list[str],
+           all_validated: bool = False) -> tuple[str, str, list[str], str]:
     """verdict, claim level, downgrades, label.
 
     The claim is the lowest rung of the ladder named by any failed gate; a pending gate never
-    lowers the claim but keeps the verdict pending; the label is ``validated`` only once the
-    precision-under-review gate has passed.
+    lowers the claim but keeps the verdict pending; the label is ``validated`` once the
+    precision-under-review gate has passed, or when linguists validated every convention the set
+    scores (``all_validated``: their review decisions, which the set follows), else ``indicative``.
+    The gates themselves never depend on the label.
     """
     failed = [g for g in gates if g.status == "fail"]
     pending = [g for g in gates if g.status == "pending"]
@@ -95,7 +98,14 @@ def decide(gates: list[GateResult], claim_levels: list[str]) -> tuple[str, str, 
     downgrades = list(dict.fromkeys(str(g.on_fail) for g in failed))
     rung = max((claim_levels.index(d) for d in downgrades if d in claim_levels), default=0)
     precision_passed = any(g.metric == "precision_under_review" and g.status == "pass" for g in gates)
-    return verdict, claim_levels[rung], downgrades, "validated" if precision_passed else "indicative"
+    return verdict, claim_levels[rung], downgrades, "validated" if precision_passed or all_validated else "indicative"
+
+
+def every_scored_validated(statuses: list[str]) -> bool:
+    """True when the set scores something and every convention it scores (all but ``rejected``) is
+    ``validated``."""
+    scored = [s for s in statuses if s != "rejected"]
+    return bool(scored) and all(s == "validated" for s in scored)
 
 
 def verdict_line(set_dir: Path) -> str | None:

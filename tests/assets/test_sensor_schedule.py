@@ -185,3 +185,33 @@ def test_retry_policy_on_model_server_steps() -> None:
     policy = contrast_outputs.op.retry_policy
     assert policy is not None and policy.max_retries >= 2 and policy.backoff is not None
     assert tm_ingest.op.retry_policy is None  # deterministic steps fail once
+
+
+def test_a_new_decisions_file_rebuilds_the_set_that_follows_it(dagster_home: Path, settings: HousestyleSettings,
+                                                               install_root: Path) -> None:
+    """review-import writes inbox/<client>/decisions.parquet: the sensor notices it, and only the set and
+    what reads it run again; the convention_set asset applies the decisions."""
+    import polars as pl
+
+    from pipelines.conventions.io import load_conventions
+    from pipelines.conventionset.decisions import DECISIONS_SCHEMA, identity_of
+
+    with DagsterInstance.get() as instance:
+        first = tick(instance, settings, None)
+        execute(instance, first.run_requests[0])
+        before = settings.latest_set_dir("acme")
+        assert before is not None
+        conv = next(c for c in load_conventions(before) if c.status == "candidate")
+        decisions = install_root / "inbox" / "acme" / "decisions.parquet"
+        pl.DataFrame([{"convention_id": conv.convention_id, "identity": identity_of(conv), "decision": "reject",
+                       "expected_terms": [], "wrong_variants": [], "comment": None, "reviewer": "Anne",
+                       "reviewer_role": "linguist", "decided_at": "2026-01-01T00:00:00Z", "set_version": before.name}],
+                     schema=DECISIONS_SCHEMA).write_parquet(decisions)
+        noticed = tick(instance, settings, first.cursor)
+        assert requested(noticed) == ["acme"]
+        assert "convention_set" in selected(noticed.run_requests[0]) and "tm_units" not in selected(noticed.run_requests[0])
+        assert "convention_set" in execute(instance, noticed.run_requests[0])
+        after = settings.latest_set_dir("acme")
+        assert after is not None and after != before
+        assert {c.convention_id: c.status for c in load_conventions(after)}[conv.convention_id] == "rejected"
+        assert requested(tick(instance, settings, noticed.cursor)) == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipelines.registration.verdict import GateResult, decide
+from pipelines.registration.verdict import GateResult, decide, every_scored_validated
 
 LADDER = ["zero-curation mining", "same-domain scaling only", "assisted authoring, not zero-curation mining"]
 
@@ -31,3 +31,12 @@ def test_heldout_failure_downgrades_to_same_domain() -> None:
 def test_lowest_rung_wins_when_several_fail() -> None:
     gates = [_gate("heldout", "fail", LADDER[1]), _gate("dev", "fail", LADDER[2])]
     assert decide(gates, LADDER) == ("fail", LADDER[2], [LADDER[1], LADDER[2]], "indicative")
+
+
+def test_a_set_whose_scored_conventions_linguists_all_validated_is_labelled_validated() -> None:
+    """Decisions validate every scored rule: the label says so; the gates and verdict are unchanged."""
+    gates = [_gate("dev", "pass", LADDER[2]), _gate("p", "pending", LADDER[2], "precision_under_review")]
+    assert every_scored_validated(["validated", "rejected", "validated"])
+    assert not every_scored_validated(["validated", "candidate"]) and not every_scored_validated(["rejected"])
+    assert decide(gates, LADDER, all_validated=True) == ("pending", LADDER[0], [], "validated")
+    assert decide(gates, LADDER, all_validated=False)[3] == "indicative"
