@@ -19,7 +19,13 @@ from re import _parser as sre  # type: ignore[attr-defined]
 from typing import Any
 
 MAX_SET = 64  # largest literal alternative set we keep (bigger = weaker filter, more AC patterns)
-_SPACE_CHARS = frozenset(chr(c) for c in range(0x110000) if re.match(r"\s", chr(c)))
+
+
+@lru_cache(maxsize=1)
+def _space_chars() -> frozenset[str]:
+    """What ``\\s`` matches, computed on first use (a scan of every code point costs ~1 s, which
+    every command importing this module paid at import time)."""
+    return frozenset(chr(c) for c in range(0x110000) if re.match(r"\s", chr(c)))
 
 
 class _Unsupported(Exception):
@@ -48,7 +54,7 @@ def _class_set(items: Any) -> Strings:
                 return None
             chars.update(chr(c) for c in range(lo, hi + 1))
         elif op is C.CATEGORY and av is C.CATEGORY_SPACE:
-            chars.update(_SPACE_CHARS)
+            chars.update(_space_chars())
         else:
             return None
     return frozenset(chars) if len(chars) <= MAX_SET else None

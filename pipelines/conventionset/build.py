@@ -20,7 +20,7 @@ It never takes a gold or registration path: the miner never sees gold.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
@@ -100,7 +100,8 @@ def fold_contrast(draft: SetDraft, sources: SetSources) -> SetDraft:
     conventions, evidence = fold_contrast_with_evidence(result.conventions, result.evidence, candidates)
     result.stats["contrast_candidates"] = sum(c.origin == "contrast" for c in conventions)
     draft.inputs.update({f.name: f.sha256 for f in sources.contrast})
-    draft.result = MiningResult(conventions, evidence, result.conflicts, result.stats, result.suspects, result.term_trace)
+    # replace(), not a new MiningResult: every other field (conflicts, suspects, term trace) rides along
+    draft.result = replace(result, conventions=conventions, evidence=evidence)
     return draft
 
 
@@ -129,7 +130,7 @@ def follow_decisions(draft: SetDraft, sources: SetSources) -> SetDraft:
     done = apply_decisions(result.conventions, result.evidence, sources.decisions.frame)
     draft.inputs[sources.decisions.name] = sources.decisions.sha256
     result.stats["decisions"] = done.report
-    draft.result = MiningResult(done.conventions, done.evidence, result.conflicts, result.stats, result.suspects)
+    draft.result = replace(result, conventions=done.conventions, evidence=done.evidence)
     return draft
 
 

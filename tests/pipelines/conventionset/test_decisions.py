@@ -145,3 +145,19 @@ def test_an_edit_that_makes_no_valid_rule_of_the_new_set_leaves_the_rule_and_is_
                            _frame(_decision(COUGH, "edit", "t", ["ﬁ"], [])))  # NFKC folds the ligature away
     assert [c.convention_id for c in done.conventions] == [nfkc.convention_id]
     assert done.report["applied"] == 0 and done.report["invalid_edits"][0]["identity"] == identity_of(nfkc)
+
+
+def test_every_set_step_keeps_the_term_trace(tmp_path: Path) -> None:
+    """A step that rebuilt the MiningResult field by field once dropped the trace (explain then had
+    nothing to read): each step must carry every field it does not change."""
+    from pipelines.mining.term_trace import TRACE_SCHEMA
+
+    path = tmp_path / "decisions.parquet"
+    append_decisions(path, _frame(_decision(MASK, "accept", "2025-01-01T00:00:00Z")))
+    trace = pl.DataFrame([{name: None for name in TRACE_SCHEMA}], schema=TRACE_SCHEMA)
+    pair = _pair(MASK, FLU)
+    pair.term_trace = trace
+    written, result = build_set({"en__fr": pair}, read_sources(decisions=path), client="fx",
+                                rules_out=tmp_path / "out", inputs={"tm": "t"}, split=None)
+    assert result.term_trace is not None and result.term_trace.height == 1
+    assert pl.read_parquet(written.path / "term_trace.parquet").height == 1
