@@ -74,7 +74,7 @@ created {escape(str(run.get('created_at', '')))}. SCS = 100 × passed / scored i
 segments a system did not produce are <em>missing</em> (coverage), not failures; BLEU and chrF are adequacy,
 reported beside the SCS and never merged into it. The best SCS is in bold.</p>
 <h2>Where systems differ</h2>
-<p class="muted">Dimensions ordered by (spread of the systems' scores) × (items affected); cells are
+<p class="muted">Dimensions ordered by (gap between the systems' scores) × (items affected); cells are
 score (passed/scored). The first {EXAMPLE_DIMENSIONS} dimensions show up to {EXAMPLES_PER_SYSTEM} failed items per
 system, offending characters marked (⍽ = U+00A0, ˽ = U+202F, ␣ = plain space inside a mark); the full failure list,
 all {failures.height:,} failed items, is in <code>failures.parquet</code> beside this page.</p>

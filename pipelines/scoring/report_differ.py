@@ -86,7 +86,7 @@ def differ_section(order: pl.DataFrame, dimension_scores: pl.DataFrame, failures
     shown = set(with_examples)
     cells = {(r["system"], r["dimension"]): r for r in dimension_scores.iter_rows(named=True)}
     width = 4 + len(systems)
-    head = ("<tr><th>dimension</th><th class=\"num\">spread</th><th class=\"num\">items</th>"
+    head = ("<tr><th>dimension</th><th class=\"num\">gap</th><th class=\"num\">items</th>"
             + "".join(f"<th class=\"num\">{escape(s)}</th>" for s in systems) + "<th class=\"num\">failed items</th></tr>")
     groups = []
     kinds = open_dims["rule"].unique(maintain_order=True).to_list()  # first appearance = the group's top weight
@@ -100,7 +100,7 @@ def differ_section(order: pl.DataFrame, dimension_scores: pl.DataFrame, failures
                 score_cell(c["score"], c["passed"], c["scored"], f", {c['missing']} missing") if (c := cells.get((s, dim)))
                 else "<td></td>" for s in systems)
             vac = ' <span class="muted">(vacuous)</span>' if r["vacuous"] else ""
-            rows.append(f'<tr data-k="{key}"><td>{escape(dim)}{vac}</td><td class="num">{fmt(r["spread"])}</td>'
+            rows.append(f'<tr data-k="{key}"><td>{escape(dim)}{vac}</td><td class="num">{fmt(r["gap"])}</td>'
                         f'<td class="num">{r["items"]:,}</td>{score_cells}<td class="num">{r["failed"]:,}</td></tr>')
             if dim in shown:
                 rows.append(_example_row(dim, width, systems, cells, examples, conventions))

@@ -64,15 +64,15 @@ def test_dimensions_are_ordered_by_spread_times_items() -> None:
         ("A", "pattern:b", "2", "pattern", 100, 90), ("B", "pattern:b", "2", "pattern", 100, 100),  # 10 × 100 = 1000
         ("A", "term:c", "3", "term", 3, 3), ("B", "term:c", "3", "term", 3, 3),            # every system passes
         ("A", "term:d", "4", "term", 0, 0), ("B", "term:d", "4", "term", 0, 0),            # applies nowhere
-        ("A", "term:e", "5", "term", 5, 0), ("B", "term:e", "5", "term", 5, 0),            # both fail alike: spread 0
-        ("A", "term:f", "6", "term", 0, 0), ("B", "term:f", "6", "term", 2, 1),            # one scored system: spread 0
+        ("A", "term:e", "5", "term", 5, 0), ("B", "term:e", "5", "term", 5, 0),            # both fail alike: gap 0
+        ("A", "term:f", "6", "term", 0, 0), ("B", "term:f", "6", "term", 2, 1),            # one scored system: gap 0
     ])
     order = dimension_order(dimension_table(scores), scores)
     assert order["dimension"].to_list() == ["pattern:b", "term:a", "term:e", "term:f", "term:c", "term:d"]
     row = {r["dimension"]: r for r in order.iter_rows(named=True)}
-    assert row["pattern:b"]["spread"] == pytest.approx(10.0) and row["pattern:b"]["weight"] == pytest.approx(1000.0)
+    assert row["pattern:b"]["gap"] == pytest.approx(10.0) and row["pattern:b"]["weight"] == pytest.approx(1000.0)
     assert row["term:a"]["weight"] == pytest.approx(100.0) and row["term:e"]["failed"] == 10
-    assert row["term:f"]["spread"] == 0.0 and row["term:f"]["items"] == 2  # the unscored system is no 0
+    assert row["term:f"]["gap"] == 0.0 and row["term:f"]["items"] == 2  # the unscored system is no 0
     assert (row["term:c"]["state"], row["term:d"]["state"], row["term:e"]["state"]) == (SETTLED, NOT_APPLICABLE, OPEN)
     assert row["pattern:b"]["rule"] == "pattern"
     totals = settled_totals(order, dimension_table(scores))
