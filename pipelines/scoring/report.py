@@ -78,7 +78,7 @@ reported beside the SCS and never merged into it. The best SCS is in bold.</p>
 score (passed/scored). The first {EXAMPLE_DIMENSIONS} dimensions show up to {EXAMPLES_PER_SYSTEM} failed items per
 system, offending characters marked (⍽ = U+00A0, ˽ = U+202F, ␣ = plain space inside a mark); the full failure list,
 all {failures.height:,} failed items, is in <code>failures.parquet</code> beside this page.</p>
-<p><input id="q" type="search" placeholder="filter dimensions, e.g. term:outbreak or punct:" aria-label="filter dimensions">
+<p><input id="q" type="search" placeholder="filter dimensions, e.g. term: or punct:" aria-label="filter dimensions">
 <span id="qn" class="muted"></span></p>
 {differ_section(order, dims, failures, systems, conventions)}
 <h2>Signature and adequacy</h2>
