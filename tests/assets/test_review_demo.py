@@ -118,6 +118,30 @@ def test_export_decide_import_rebuild_and_remine(demo: Demo, capsys: pytest.Capt
     assert manifest["decisions"]["applied"] == 30 and manifest["decisions"]["unmatched"] == 0
     assert manifest["by_status"]["rejected"] == 10 and manifest["by_status"]["validated"] == 20
 
+    # Scored as `score` scores it (candidate + validated): no rejected rule, every edit with its new forms.
+    run = demo.root / "score"
+    assert main(["score", "--conventions", str(rebuilt.path), "--source", str(DEMO_TM), "--system",
+                 f"fairseq={REPO_ROOT / 'inbox' / 'demo' / 'systems' / 'fairseq.jsonl'}", "--out", str(run)]) == 0
+    capsys.readouterr()
+    scored_ids = set(pl.read_parquet(next(run.rglob("scores.parquet")))["convention_id"])
+    assert scored_ids and not scored_ids & {cid for cid, (w, *_r) in chosen.items() if w == "reject"}
+    assert {c.convention_id for c in authored.values()} <= scored_ids
+    failed = pl.read_parquet(next(run.rglob("failures.parquet")))
+    for edit in authored.values():  # a failure of an edit names the edited form, never the mined one's
+        missing = failed.filter(pl.col("convention_id") == edit.convention_id)["missing_expected"].explode().drop_nulls()
+        assert set(missing) <= set(edit.expected_terms)
+
+    # Published where translators work: the validated term rules as TBX, read back by translate-toolkit.
+    from translate.storage.tbx import tbxfile
+
+    tbx = demo.root / "validated.tbx"
+    assert main(["publish", "--conventions", str(rebuilt.path), "--format", "tbx", "--out", str(tbx)]) == 0
+    capsys.readouterr()
+    store = tbxfile.parsestring(tbx.read_bytes(), sourcelanguage="en", targetlanguage="fr")
+    validated = [c for c in after.values() if c.status == "validated" and c.rule == "term"]
+    assert len(store.units) == len(validated) == 20
+    assert {u.source for u in store.units} == {c.src for c in validated}
+
     # The TM changes: the units of three rejected rules go, three units are added (copies under new ids).
     evidence = pl.read_parquet(demo.set_dir / "evidence.parquet")
     gone_rules = [cid for cid, (word, *_r) in chosen.items() if word == "reject"][:3]
