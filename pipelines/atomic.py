@@ -98,19 +98,11 @@ def place_problem(exc: BaseException, place: Path, written: Path | None = None) 
 
 
 @contextmanager
-def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
-    """Yield a temporary path; on success it replaces ``final`` in one rename, on error it is removed.
-
-    The caller writes a file at the yielded path (any writer: polars, pyarrow, open()). A failure
-    about the place (``place_problem``) is raised as ``OutputError``.
-    """
-    final = Path(final)
-    tmp = temporary_name(final)
+def _committed(final: Path, tmp: Path, durable: bool) -> Iterator[None]:
+    """Around writing ``tmp`` and renaming it to ``final``: on any failure the temporary goes and a
+    problem about the place becomes an ``OutputError``; on success the rename is made durable."""
     try:
-        yield tmp
-        if durable:
-            _fsync_path(tmp)
-        os.replace(tmp, final)
+        yield
     except BaseException as exc:
         _remove(tmp)
         problem = place_problem(exc, final.parent, tmp)
@@ -119,6 +111,22 @@ def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
         raise
     if durable:
         _fsync_path(final.parent)
+
+
+@contextmanager
+def atomic_path(final: Path, *, durable: bool = True) -> Iterator[Path]:
+    """Yield a temporary path; on success it replaces ``final`` in one rename, on error it is removed.
+
+    The caller writes a file at the yielded path (any writer: polars, pyarrow, open()). A failure
+    about the place (``place_problem``) is raised as ``OutputError``.
+    """
+    final = Path(final)
+    tmp = temporary_name(final)
+    with _committed(final, tmp, durable):
+        yield tmp
+        if durable:
+            _fsync_path(tmp)
+        os.replace(tmp, final)
 
 
 def write_bytes(final: Path, data: bytes) -> Path:
@@ -186,21 +194,13 @@ def atomic_dir(final: Path, *, durable: bool = True) -> Iterator[Path]:
         if problem is not None:
             raise problem from exc
         raise
-    try:
+    with _committed(final, tmp, durable):
         yield tmp
         if durable:
             _fsync_tree(tmp)
         if final.exists():
             raise FileExistsError(f"{final} already exists")
         os.rename(tmp, final)
-    except BaseException as exc:
-        _remove(tmp)
-        problem = place_problem(exc, final.parent, tmp)
-        if problem is not None:
-            raise problem from exc
-        raise
-    if durable:
-        _fsync_path(final.parent)
 
 
 def discard(path: Path) -> None:

@@ -134,10 +134,9 @@ def _seq(items: Any, forms: bool = False) -> tuple[Strings, Strings]:
     return (run if exact_all else None), best
 
 
-@lru_cache(maxsize=16384)
-def required_factors(pattern: str) -> tuple[str, ...] | None:
-    """Literal strings one of which occurs in every match of ``pattern``; None when no such set is
-    known (the engine must then run the regex on every applicable segment)."""
+def _analyse(pattern: str, *, forms: bool) -> tuple[Strings, Strings] | None:
+    """(exact set, factor set) of a whole pattern; None when it does not compile, is
+    case-insensitive or uses what we do not model."""
     try:
         parsed = sre.parse(pattern)
     except re.error:
@@ -145,10 +144,19 @@ def required_factors(pattern: str) -> tuple[str, ...] | None:
     if parsed.state.flags & re.IGNORECASE:
         return None
     try:
-        exact, factor = _seq(parsed.data if hasattr(parsed, "data") else parsed)
+        return _seq(parsed.data if hasattr(parsed, "data") else parsed, forms)
     except _Unsupported:
         return None
-    best = _better(exact, factor)
+
+
+@lru_cache(maxsize=16384)
+def required_factors(pattern: str) -> tuple[str, ...] | None:
+    """Literal strings one of which occurs in every match of ``pattern``; None when no such set is
+    known (the engine must then run the regex on every applicable segment)."""
+    sets = _analyse(pattern, forms=False)
+    if sets is None:
+        return None
+    best = _better(*sets)
     return None if best is None else tuple(sorted(best))
 
 
@@ -160,16 +168,8 @@ def literal_forms(entry: str, is_regex: bool) -> tuple[str, ...] | None:
     of more than a few characters, case-insensitive flags, more than MAX_SET strings)."""
     if not is_regex:
         return (entry,)
-    try:
-        parsed = sre.parse(entry)
-    except re.error:
-        return None
-    if parsed.state.flags & re.IGNORECASE:
-        return None
-    try:
-        exact, _factor = _seq(parsed.data if hasattr(parsed, "data") else parsed, forms=True)
-    except _Unsupported:
-        return None
+    sets = _analyse(entry, forms=True)
+    exact = None if sets is None else sets[0]
     if exact is None or "" in exact:
         return None
     return tuple(sorted(exact))
