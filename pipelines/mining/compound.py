@@ -11,9 +11,10 @@ is that term's fragment and is dropped afterwards (``drop_compound_of_longer_ter
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections import ChainMap, Counter
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -27,11 +28,13 @@ COMPOUND_JOIN = " - "  # how a lemma key spells a hyphen inside a word (tokens j
 _HYPHENATED = re.compile(r"\w+(?:-\w+)+")
 
 
-def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Counter[str]], s_units: np.ndarray,
-                   folded_targets: Sequence[str], params: MiningParams = DEFAULT_PARAMS) -> tuple[Choice, np.ndarray] | None:
+def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, Counter[str]], s_units: np.ndarray,
+                   folded_targets: Sequence[str], params: MiningParams = DEFAULT_PARAMS,
+                   raw_targets: Sequence[str] | None = None) -> tuple[Choice, np.ndarray] | None:
     """The compound the aligner linked the term to that holds ``half`` as one of its parts, with its
-    inflected forms, counted over all units like any rendering; None when the aligner never linked
-    such a compound."""
+    inflected forms, counted over all units like any rendering (word-bounded as the checker counts:
+    ``raw_targets``, the unfolded texts, tell a hyphen from a dash the fold wrote as one); None when
+    the aligner never linked such a compound."""
     if " " in half.key:
         return None
     keys = [k for k in aligned if COMPOUND_JOIN in k and half.key in k.split(COMPOUND_JOIN)]
@@ -49,11 +52,43 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: dict[str, Coun
             if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.term_compound_prefix_share, params):
                 spellings.add(word)
     forms = sorted(spellings)
-    units = np.asarray(sorted({i for hits in unit_hits(forms, folded_targets) for i in hits}), dtype=np.int64)
+    units = np.asarray(sorted({i for hits in unit_hits(forms, folded_targets, raw_targets) for i in hits}), dtype=np.int64)
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
     choice = Choice(best, forms, joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
-                    aligned[best], False)
+                    aligned[best], False, repair="compound")
     return choice, units
+
+
+def repair_halves(choices: Sequence[Choice], aligned: Counter[str], forms_of: Mapping[str, Counter[str]],
+                  s_units: np.ndarray, folded_targets: Sequence[str], raw_targets: Sequence[str] | None,
+                  key_hits: dict[str, np.ndarray],
+                  params: MiningParams = DEFAULT_PARAMS) -> tuple[list[Choice], Mapping[str, np.ndarray]]:
+    """The term's candidate renderings with every one-word half of a hyphenated compound the aligner
+    linked the term to replaced by that whole compound (``whole_compound``) when the compound covers more of the term's
+    units than the half does as a word of its own; and the unit hits with the rebuilt renderings'
+    (an overlay: the shared table of every term is left as it is).
+
+    Why before the choice: the aligner links a term to one piece of a compound (the tokenizer splits
+    it), while the checker, like the counts, sees the compound as one word (SPEC §2), so the half is
+    rarely found where the aligner put it and would never be chosen, and a repair after the choice
+    never runs. A compound rendering of the aligner's own gives way to the rebuilt one (same key,
+    the TM's other spellings added), which is then no repair (a copy, ``covid-19``, stays one)."""
+    rebuilt: dict[str, tuple[Choice, np.ndarray]] = {}
+    out: list[Choice] = []
+    for choice in choices:
+        whole = None
+        if " " not in choice.key:
+            whole = whole_compound(choice, aligned, forms_of, s_units, folded_targets, params, raw_targets)
+        if whole is not None and whole[0].coverage > choice.coverage:
+            rebuilt.setdefault(whole[0].key, whole)
+        else:
+            out.append(choice)
+    if not rebuilt:
+        return out, key_hits
+    own = {c.key for c in out}
+    out = [c for c in out if c.key not in rebuilt] + [
+        dataclasses.replace(c, repair="") if c.key in own else c for c, _ in rebuilt.values()]
+    return out, ChainMap({k: units for k, (_, units) in rebuilt.items()}, key_hits)
 
 
 def drop_compound_of_longer_term(result: TermResult) -> None:
