@@ -11,7 +11,6 @@ is that term's fragment and is dropped afterwards (``drop_compound_of_longer_ter
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import ChainMap, Counter
 from collections.abc import Mapping, Sequence
@@ -37,7 +36,9 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, C
     the aligner never linked such a compound."""
     if " " in half.key:
         return None
-    keys = [k for k in aligned if COMPOUND_JOIN in k and half.key in k.split(COMPOUND_JOIN)]
+    # one hyphen-joined word (``sous - jacents``), not a phrase holding one (``covid - 19 suspectée``)
+    keys = [k for k in aligned if COMPOUND_JOIN in k and " " not in k.replace(COMPOUND_JOIN, "-")
+            and half.key in k.split(COMPOUND_JOIN)]
     if not keys:
         return None
     best = max(keys, key=lambda k: (aligned[k], k))
@@ -71,8 +72,8 @@ def repair_halves(choices: Sequence[Choice], aligned: Counter[str], forms_of: Ma
     Why before the choice: the aligner links a term to one piece of a compound (the tokenizer splits
     it), while the checker, like the counts, sees the compound as one word (SPEC §2), so the half is
     rarely found where the aligner put it and would never be chosen, and a repair after the choice
-    never runs. A compound rendering of the aligner's own gives way to the rebuilt one (same key,
-    the TM's other spellings added), which is then no repair (a copy, ``covid-19``, stays one)."""
+    never runs. A compound that already is one of the term's renderings stays as the aligner gave it
+    (a copy, ``covid-19``, keeps its own forms and is no repair)."""
     rebuilt: dict[str, tuple[Choice, np.ndarray]] = {}
     out: list[Choice] = []
     for choice in choices:
@@ -86,8 +87,7 @@ def repair_halves(choices: Sequence[Choice], aligned: Counter[str], forms_of: Ma
     if not rebuilt:
         return out, key_hits
     own = {c.key for c in out}
-    out = [c for c in out if c.key not in rebuilt] + [
-        dataclasses.replace(c, repair="") if c.key in own else c for c, _ in rebuilt.values()]
+    out += [c for c, _ in rebuilt.values() if c.key not in own]
     return out, ChainMap({k: units for k, (_, units) in rebuilt.items()}, key_hits)
 
 
