@@ -17,14 +17,16 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from pipelines.conventions.matching import HYPHENS
 from pipelines.mining.association import dice, unit_hits
 from pipelines.mining.boundary import Choice, share_start
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.term_context import drop_rules
 from pipelines.mining.term_result import TermResult
+from pipelines.mining.tokens import fold_count
 
 COMPOUND_JOIN = " - "  # how a lemma key spells a hyphen inside a word (tokens joined by spaces)
-_HYPHENATED = re.compile(r"\w+(?:-\w+)+")
+_HYPHENATED = re.compile(r"\w+(?:[" + HYPHENS.replace("-", r"\-") + r"]\w+)+")
 
 
 def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, Counter[str]], s_units: np.ndarray,
@@ -48,8 +50,9 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, C
     # spelled like the compound but for an ending (sous-jacent, sous-jacente, sous-jacentes); the
     # word generators inflect words, not compounds.
     spellings = {best_form}
-    for index in s_units.tolist():
-        for word in _HYPHENATED.findall(folded_targets[index]):
+    for index in s_units.tolist():  # hyphen-joined in the raw text (a dash the fold wrote as "-" joins nothing)
+        text = folded_targets[index] if raw_targets is None else raw_targets[index]
+        for word in (w if raw_targets is None else fold_count(w) for w in _HYPHENATED.findall(text)):
             if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.term_compound_prefix_share, params):
                 spellings.add(word)
     forms = sorted(spellings)

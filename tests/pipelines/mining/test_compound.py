@@ -10,7 +10,7 @@ import pytest
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.boundary import Choice
-from pipelines.mining.compound import drop_compound_of_longer_term, whole_compound
+from pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.params import MiningParams
 from pipelines.mining.term_rules import TermResult, mine_terms
@@ -35,6 +35,37 @@ def test_no_compound_without_the_aligner_linking_one() -> None:
     assert whole_compound(half, Counter({"sous": 3}), {}, np.array([0, 1, 2]), TARGETS) is None
     phrase = Choice("problème de santé sous", ["problèmes de santé sous"], 1, 1.0, 0.8, 1)
     assert whole_compound(phrase, Counter({"sous - jacents": 1}), {}, np.array([2]), TARGETS) is None
+
+
+def test_a_half_is_repaired_before_the_choice_and_the_shared_hits_stay_as_they_are() -> None:
+    """The half ``sous`` is a word of its own only in ``sous la table`` (SPEC §2: sous-jacents is one
+    word), so it covers none of the term's units; the compound replaces it among the candidates."""
+    half = Choice("sous", ["sous"], 0, 0.0, 0.0, 3)
+    other = Choice("problème", ["problèmes"], 1, 1 / 3, 0.5, 1)
+    key_hits = {"sous": np.array([4]), "problème": np.array([2])}
+    aligned = Counter({"sous": 3, "sous - jacents": 1, "problème": 1})
+    forms = {"sous - jacents": Counter({"sous-jacents": 1})}
+    choices, hits = repair_halves([half, other], aligned, forms, np.array([0, 1, 2]), TARGETS, TARGETS, key_hits)
+    assert [(c.key, c.repair, c.coverage) for c in choices] == [("problème", "", 1 / 3), ("sous - jacents", "compound", 1.0)]
+    assert hits["sous - jacents"].tolist() == [0, 1, 2] and hits["problème"].tolist() == [2]
+    assert set(key_hits) == {"sous", "problème"}  # the table every term shares is not changed
+    # A compound that already is a rendering of the term stays as the aligner gave it (no repair).
+    own = Choice("sous - jacents", ["sous-jacents"], 1, 1 / 3, 0.5, 1)
+    choices, _ = repair_halves([half, own], aligned, forms, np.array([0, 1, 2]), TARGETS, TARGETS, key_hits)
+    assert [(c.key, c.forms, c.repair) for c in choices] == [("sous - jacents", ["sous-jacents"], "")]
+
+
+def test_the_compound_is_counted_with_the_raw_texts() -> None:
+    """A form followed by a dash the counting fold wrote as ``-`` is a word there (raw en dash), not
+    where the raw text has a hyphen; the TM's spellings are its raw hyphen-joined words."""
+    folded = ["des effets sous-jacents-x", "des effets sous-jacents-x", "des maladies sous-jacentes-x"]
+    raws = ["des effets sous-jacents-x", "des effets sous-jacents–x", "des maladies sous-jacentes–x"]
+    half = Choice("sous", ["sous"], 0, 0.0, 0.0, 2)
+    aligned = Counter({"sous - jacents": 1})
+    forms = {"sous - jacents": Counter({"sous-jacents": 1})}
+    rebuilt = whole_compound(half, aligned, forms, np.array([1, 2]), folded, raw_targets=raws)
+    assert rebuilt is not None
+    assert rebuilt[0].forms == ["sous-jacentes", "sous-jacents"] and rebuilt[1].tolist() == [1, 2]
 
 
 def _rule(term: str, key: str, repaired: bool) -> Convention:
