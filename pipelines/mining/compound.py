@@ -19,6 +19,7 @@ import numpy as np
 
 from pipelines.conventions.matching import HYPHENS
 from pipelines.mining.association import dice, unit_hits
+from pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits
 from pipelines.mining.boundary import Choice, share_start
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from pipelines.mining.term_context import drop_rules
@@ -36,6 +37,18 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, C
     inflected forms, counted over all units like any rendering (word-bounded as the checker counts:
     ``raw_targets``, the unfolded texts, tell a hyphen from a dash the fold wrote as one); None when
     the aligner never linked such a compound."""
+    spelled = compound_spellings(half, aligned, forms_of, s_units, folded_targets, params, raw_targets)
+    if spelled is None:
+        return None
+    key, forms = spelled
+    units = _count(forms, folded_targets, raw_targets)
+    return _measured(key, forms, aligned, s_units, units), units
+
+
+def compound_spellings(half: Choice, aligned: Counter[str], forms_of: Mapping[str, Counter[str]], s_units: np.ndarray,
+                       folded_targets: Sequence[str], params: MiningParams = DEFAULT_PARAMS,
+                       raw_targets: Sequence[str] | None = None) -> tuple[str, list[str]] | None:
+    """(key, forms) of ``whole_compound`` before counting."""
     if " " in half.key:
         return None
     # one hyphen-joined word (``sous - jacents``), not a phrase holding one (``covid - 19 suspectée``)
@@ -50,48 +63,77 @@ def whole_compound(half: Choice, aligned: Counter[str], forms_of: Mapping[str, C
     # spelled like the compound but for an ending (sous-jacent, sous-jacente, sous-jacentes); the
     # word generators inflect words, not compounds.
     spellings = {best_form}
-    for index in s_units.tolist():  # hyphen-joined in the raw text (a dash the fold wrote as "-" joins nothing)
-        text = folded_targets[index] if raw_targets is None else raw_targets[index]
+    source = folded_targets if raw_targets is None else raw_targets  # hyphen-joined in the RAW text
+    texts = source.gather(s_units) if isinstance(source, Texts) else [source[i] for i in s_units.tolist()]
+    for text in texts:  # (a dash the counting fold wrote as "-" joins nothing)
         for word in (w if raw_targets is None else fold_count(w) for w in _HYPHENATED.findall(text)):
             if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.term_compound_prefix_share, params):
                 spellings.add(word)
-    forms = sorted(spellings)
-    units = np.asarray(sorted({i for hits in unit_hits(forms, folded_targets, raw_targets) for i in hits}), dtype=np.int64)
+    return best, sorted(spellings)
+
+
+def _count(forms: Sequence[str], folded_targets: Sequence[str], raw_targets: Sequence[str] | None) -> np.ndarray:
+    """Units holding any of the forms (word-bounded, see ``association.unit_hits``)."""
+    if isinstance(folded_targets, Texts):  # a corpus column: counted batch by batch
+        raws = raw_targets if isinstance(raw_targets, Texts) else None
+        return concat_hits(batched_unit_hits(list(forms), folded_targets, raws)).astype(np.int64)
+    return np.asarray(sorted({i for hits in unit_hits(forms, folded_targets, raw_targets) for i in hits}), dtype=np.int64)
+
+
+def _measured(key: str, forms: list[str], aligned: Counter[str], s_units: np.ndarray, units: np.ndarray) -> Choice:
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
-    choice = Choice(best, forms, joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
-                    aligned[best], False, repair="compound")
-    return choice, units
+    return Choice(key, forms, joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
+                  aligned[key], False, repair="compound")
 
 
-def repair_halves(choices: Sequence[Choice], aligned: Counter[str], forms_of: Mapping[str, Counter[str]],
-                  s_units: np.ndarray, folded_targets: Sequence[str], raw_targets: Sequence[str] | None,
+def repair_halves(choices_of: dict[str, list[Choice]], aligned_of: Mapping[str, Counter[str]],
+                  forms_of: Mapping[str, Counter[str]], src_hits: Mapping[str, np.ndarray],
+                  folded_targets: Sequence[str], raw_targets: Sequence[str] | None,
                   key_hits: dict[str, np.ndarray],
-                  params: MiningParams = DEFAULT_PARAMS) -> tuple[list[Choice], Mapping[str, np.ndarray]]:
-    """The term's candidate renderings with every one-word half of a hyphenated compound the aligner
-    linked the term to replaced by that whole compound (``whole_compound``) when the compound covers more of the term's
-    units than the half does as a word of its own; and the unit hits with the rebuilt renderings'
-    (an overlay: the shared table of every term is left as it is).
+                  params: MiningParams = DEFAULT_PARAMS) -> dict[str, Mapping[str, np.ndarray]]:
+    """Each term's candidate renderings (``choices_of``, replaced in place) with every one-word half of
+    a hyphenated compound the aligner linked the term to replaced by that whole compound
+    (``whole_compound``) when the compound covers more of the term's units than the half does as a
+    word of its own; returned: per term, the unit hits with its rebuilt renderings' (an overlay: the
+    shared table of every term is left as it is). All the compounds are counted in one search.
 
     Why before the choice: the aligner links a term to one piece of a compound (the tokenizer splits
     it), while the checker, like the counts, sees the compound as one word (SPEC §2), so the half is
     rarely found where the aligner put it and would never be chosen, and a repair after the choice
     never runs. A compound that already is one of the term's renderings stays as the aligner gave it
     (a copy, ``covid-19``, keeps its own forms and is no repair)."""
-    rebuilt: dict[str, tuple[Choice, np.ndarray]] = {}
-    out: list[Choice] = []
-    for choice in choices:
-        whole = None
-        if " " not in choice.key:
-            whole = whole_compound(choice, aligned, forms_of, s_units, folded_targets, params, raw_targets)
-        if whole is not None and whole[0].coverage > choice.coverage:
-            rebuilt.setdefault(whole[0].key, whole)
+    plans: dict[str, list[tuple[int, str, list[str]]]] = {}
+    for term, choices in choices_of.items():
+        for i, choice in enumerate(choices):
+            spelled = compound_spellings(choice, aligned_of[term], forms_of, src_hits[term], folded_targets, params,
+                                         raw_targets)
+            if spelled is not None:
+                plans.setdefault(term, []).append((i, *spelled))
+    all_forms = sorted({f for plan in plans.values() for _, _, forms in plan for f in forms})
+    if all_forms:
+        if isinstance(folded_targets, Texts):
+            raws = raw_targets if isinstance(raw_targets, Texts) else None
+            form_units = dict(zip(all_forms, batched_unit_hits(all_forms, folded_targets, raws)))
         else:
-            out.append(choice)
-    if not rebuilt:
-        return out, key_hits
-    own = {c.key for c in out}
-    out += [c for c, _ in rebuilt.values() if c.key not in own]
-    return out, ChainMap({k: units for k, (_, units) in rebuilt.items()}, key_hits)
+            form_units = {f: np.asarray(h, dtype=np.int64) for f, h in zip(all_forms, unit_hits(all_forms, folded_targets, raw_targets))}
+    hits_of: dict[str, Mapping[str, np.ndarray]] = {}
+    for term, choices in choices_of.items():
+        rebuilt: dict[str, tuple[Choice, np.ndarray]] = {}
+        halves: set[int] = set()
+        for i, key, forms in plans.get(term, []):
+            units = concat_hits(form_units[f] for f in forms).astype(np.int64)
+            whole = _measured(key, forms, aligned_of[term], src_hits[term], units)
+            if whole.coverage > choices[i].coverage:
+                rebuilt.setdefault(key, (whole, units))
+                halves.add(i)
+        if not rebuilt:
+            hits_of[term] = key_hits
+            continue
+        kept = [c for i, c in enumerate(choices) if i not in halves]
+        own = {c.key for c in kept}
+        choices_of[term] = kept + [c for c, _ in rebuilt.values() if c.key not in own]
+        hits_of[term] = ChainMap({k: units for k, (_, units) in rebuilt.items()}, key_hits)
+    return hits_of
 
 
 def drop_compound_of_longer_term(result: TermResult) -> None:

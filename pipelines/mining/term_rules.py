@@ -129,10 +129,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     del form_hits
     result = TermResult([], {}, [], Counter())
     choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
-    hits_of: dict[str, Mapping[str, np.ndarray]] = {}  # per term: key_hits with its rebuilt compounds
-    for t, choices in choices_of.items():
-        choices_of[t], hits_of[t] = repair_halves(choices, cands.terms[t].aligned, cands.forms, src_hits[t],
-                                                  corpus.folded_targets, corpus.targets, key_hits, params)
+    # per term: key_hits with its rebuilt compounds (halves of compounds replaced before any choice)
+    hits_of = repair_halves(choices_of, {t: cands.terms[t].aligned for t in choices_of}, cands.forms, src_hits,
+                            corpus.folded_targets, corpus.targets, key_hits, params)
     sense_choices = {t: _choices(t, cands, senses_of[t], src_hits[t], key_hits, params) for t in choices_of if senses_of[t]}
     rivals: dict[str, list[tuple[float, str]]] = {}  # rendering -> (dice, term) of every term proposing it
     for t, choices in choices_of.items():

@@ -45,14 +45,17 @@ def test_a_half_is_repaired_before_the_choice_and_the_shared_hits_stay_as_they_a
     key_hits = {"sous": np.array([4]), "problème": np.array([2])}
     aligned = Counter({"sous": 3, "sous - jacents": 1, "problème": 1})
     forms = {"sous - jacents": Counter({"sous-jacents": 1})}
-    choices, hits = repair_halves([half, other], aligned, forms, np.array([0, 1, 2]), TARGETS, TARGETS, key_hits)
-    assert [(c.key, c.repair, c.coverage) for c in choices] == [("problème", "", 1 / 3), ("sous - jacents", "compound", 1.0)]
-    assert hits["sous - jacents"].tolist() == [0, 1, 2] and hits["problème"].tolist() == [2]
-    assert set(key_hits) == {"sous", "problème"}  # the table every term shares is not changed
-    # A compound that already is a rendering of the term stays as the aligner gave it (no repair).
     own = Choice("sous - jacents", ["sous-jacents"], 1, 1 / 3, 0.5, 1)
-    choices, _ = repair_halves([half, own], aligned, forms, np.array([0, 1, 2]), TARGETS, TARGETS, key_hits)
-    assert [(c.key, c.forms, c.repair) for c in choices] == [("sous - jacents", ["sous-jacents"], "")]
+    choices_of = {"underlying": [half, other], "other term": [half, own], "far": [other]}
+    src_hits = {t: np.array([0, 1, 2]) for t in choices_of}
+    hits_of = repair_halves(choices_of, {t: aligned for t in choices_of}, forms, src_hits, TARGETS, TARGETS, key_hits)
+    assert [(c.key, c.repair, c.coverage) for c in choices_of["underlying"]] == [
+        ("problème", "", 1 / 3), ("sous - jacents", "compound", 1.0)]
+    hits = hits_of["underlying"]
+    assert hits["sous - jacents"].tolist() == [0, 1, 2] and hits["problème"].tolist() == [2]
+    assert set(key_hits) == {"sous", "problème"} and hits_of["far"] is key_hits  # the shared table is not changed
+    # A compound that already is a rendering of the term stays as the aligner gave it (no repair).
+    assert [(c.key, c.forms, c.repair) for c in choices_of["other term"]] == [("sous - jacents", ["sous-jacents"], "")]
 
 
 def test_the_compound_is_counted_with_the_raw_texts() -> None:
