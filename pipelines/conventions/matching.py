@@ -225,7 +225,7 @@ def escape(text: str) -> str:
 
 def _alternation(literals: Sequence[str]) -> str:
     """The literals as one escaped alternation, their common prefix written once
-    (``contagieu(?:ses|se|x)``), longest alternatives first."""
+    (``serveu(?:rs|r)``), longest alternatives first."""
     if len(literals) == 1:
         return escape(literals[0])
     prefix = os.path.commonprefix(list(literals))
@@ -240,7 +240,7 @@ def _alternation(literals: Sequence[str]) -> str:
 def plain_regex(literals: Iterable[str], match_mode: str) -> str:
     """A regex (on text folded with ``match_mode``) matching where one of the ``literals`` would match
     as a plain string: the same word boundary as ``find_plain``, hyphen-joined words included
-    (``virus`` not in ``anti-virus``), which Python's ``\b`` does not give (it treats a hyphen as a
+    (``mail`` not in ``e-mail``), which Python's ``\b`` does not give (it treats a hyphen as a
     boundary). Each literal's edge is bounded only where ``edge_checks`` would check it.
 
     One thing a regex on folded text cannot see is the raw text: where a fold wrote another dash

@@ -51,7 +51,7 @@ def compound_spellings(half: Choice, aligned: Counter[str], forms_of: Mapping[st
     """(key, forms) of ``whole_compound`` before counting."""
     if " " in half.key:
         return None
-    # one hyphen-joined word (``sous - jacents``), not a phrase holding one (``covid - 19 suspectée``)
+    # one hyphen-joined word (``wi - fi``), not a phrase holding one (``wi - fi gratuit``)
     keys = [k for k in aligned if COMPOUND_JOIN in k and " " not in k.replace(COMPOUND_JOIN, "-")
             and half.key in k.split(COMPOUND_JOIN)]
     if not keys:
@@ -101,7 +101,7 @@ def repair_halves(choices_of: dict[str, list[Choice]], aligned_of: Mapping[str, 
     it), while the checker, like the counts, sees the compound as one word (SPEC §2), so the half is
     rarely found where the aligner put it and would never be chosen, and a repair after the choice
     never runs. A compound that already is one of the term's renderings stays as the aligner gave it
-    (a copy, ``covid-19``, keeps its own forms and is no repair)."""
+    (a copy, ``wi-fi``, keeps its own forms and is no repair)."""
     plans: dict[str, list[tuple[int, str, list[str]]]] = {}
     for term, choices in choices_of.items():
         for i, choice in enumerate(choices):
