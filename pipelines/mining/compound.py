@@ -131,8 +131,9 @@ def repair_halves(choices_of: dict[str, list[Choice]], aligned_of: Mapping[str, 
             continue
         kept = [c for i, c in enumerate(choices) if i not in halves]
         own = {c.key for c in kept}
-        choices_of[term] = kept + [c for c, _ in rebuilt.values() if c.key not in own]
-        hits_of[term] = ChainMap({k: units for k, (_, units) in rebuilt.items()}, key_hits)
+        added = {k: whole for k, whole in rebuilt.items() if k not in own}  # an own compound keeps its hits too
+        choices_of[term] = kept + [c for c, _ in added.values()]
+        hits_of[term] = ChainMap({k: units for k, (_, units) in added.items()}, key_hits) if added else key_hits
     return hits_of
 
 

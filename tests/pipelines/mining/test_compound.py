@@ -42,7 +42,7 @@ def test_a_half_is_repaired_before_the_choice_and_the_shared_hits_stay_as_they_a
     word), so it covers none of the term's units; the compound replaces it among the candidates."""
     half = Choice("sous", ["sous"], 0, 0.0, 0.0, 3)
     other = Choice("problème", ["problèmes"], 1, 1 / 3, 0.5, 1)
-    key_hits = {"sous": np.array([4]), "problème": np.array([2])}
+    key_hits = {"sous": np.array([4]), "problème": np.array([2]), "sous - jacents": np.array([2])}
     aligned = Counter({"sous": 3, "sous - jacents": 1, "problème": 1})
     forms = {"sous - jacents": Counter({"sous-jacents": 1})}
     own = Choice("sous - jacents", ["sous-jacents"], 1, 1 / 3, 0.5, 1)
@@ -53,9 +53,11 @@ def test_a_half_is_repaired_before_the_choice_and_the_shared_hits_stay_as_they_a
         ("problème", "", 1 / 3), ("sous - jacents", "compound", 1.0)]
     hits = hits_of["underlying"]
     assert hits["sous - jacents"].tolist() == [0, 1, 2] and hits["problème"].tolist() == [2]
-    assert set(key_hits) == {"sous", "problème"} and hits_of["far"] is key_hits  # the shared table is not changed
+    assert set(key_hits) == {"sous", "problème", "sous - jacents"} and key_hits["sous - jacents"].tolist() == [2]
+    assert hits_of["far"] is key_hits  # the shared table is not changed
     # A compound that already is a rendering of the term stays as the aligner gave it (no repair).
     assert [(c.key, c.forms, c.repair) for c in choices_of["other term"]] == [("sous - jacents", ["sous-jacents"], "")]
+    assert hits_of["other term"] is key_hits  # with the hits of its own forms, not the rebuilt spellings'.
 
 
 def test_the_compound_is_counted_with_the_raw_texts() -> None:
