@@ -15,31 +15,22 @@ candidates whose base is not in the set (the miner changed it since) are returne
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from pipelines.contrast.params import ContrastParams
-from pipelines.conventions.folding import fold_term
-from pipelines.conventions.matching import is_no_space_script, is_word_char
+from pipelines.conventions.matching import plain_regex
 from pipelines.conventions.model import Convention
 
 MQM_WRONG_TERM = "Terminology/Inconsistent use of terminology"
 
 
-def _bounded(char: str) -> bool:
-    return is_word_char(char) and not is_no_space_script(char)
-
-
 def as_regex(variant: str, mode: str) -> str:
-    """A literal variant as a regex on folded text, word-bounded like a plain string would be."""
-    folded = fold_term(variant, mode)
-    body = re.escape(folded).replace("\\ ", " ")
-    head = r"(?<!\w)" if folded and _bounded(folded[0]) else ""
-    tail = r"(?!\w)" if folded and _bounded(folded[-1]) else ""
-    return head + body + tail
+    """A literal variant as a regex on folded text, word-bounded like a plain string would be
+    (``matching.plain_regex``: hyphen-joined words are one word)."""
+    return plain_regex([variant], mode)
 
 
 def _extra(base: Convention, kept: pl.DataFrame, demoted: pl.DataFrame, system: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ blocks below (hand-written: no installed library exposes scripts for single char
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from functools import lru_cache
@@ -203,6 +204,59 @@ def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str, *,
             out.append(r)
             break
     return out
+
+
+# The word-boundary rule as regex lookarounds (``plain_regex``). WORD_CLASS is ``_blocks``: a letter
+# or digit (``[^\W_]``, minus the no-space scripts, whose \w characters are written as the ranges of
+# _NO_SPACE_RANGES with gaps free of \w merged) or a mark of Combining Diacritical Marks (the only
+# block of marks written out: ``re`` has no \p{M}, and a whole-Unicode class would dwarf every rule).
+_NO_SPACE_CLASS = (r"\u0e00-\u0e7f\u2e80-\u3029\u3038-\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff"
+                   r"\uf900-\ufaff\uff66-\uff9f\U0001b000-\U0001b16f\U00020000-\U0003134f")
+WORD_CLASS = r"(?:[^\W_" + _NO_SPACE_CLASS + r"]|[\u0300-\u036f])"
+_HYPHEN_CLASS = "[" + "".join(HYPHENS).replace("-", r"\-") + "]"
+BOUND_BEFORE = f"(?<!{WORD_CLASS})(?<!{WORD_CLASS}{_HYPHEN_CLASS})"
+BOUND_AFTER = f"(?!{WORD_CLASS})(?!{_HYPHEN_CLASS}{WORD_CLASS})"
+
+
+def escape(text: str) -> str:
+    """``re.escape`` without escaping spaces (readable; a space is not special in ``re``)."""
+    return re.escape(text).replace("\\ ", " ")
+
+
+def _alternation(literals: Sequence[str]) -> str:
+    """The literals as one escaped alternation, their common prefix written once
+    (``serveu(?:rs|r)``), longest alternatives first."""
+    if len(literals) == 1:
+        return escape(literals[0])
+    prefix = os.path.commonprefix(list(literals))
+    suffixes = sorted({f[len(prefix):] for f in literals}, key=lambda s: (-len(s), s))
+    optional = "" in suffixes
+    rest = [escape(s) for s in suffixes if s]
+    if len(rest) == 1 and optional:
+        return escape(prefix) + (f"(?:{rest[0]})?" if len(suffixes[0]) > 1 else f"{rest[0]}?")
+    return escape(prefix) + "(?:" + "|".join(rest) + ")" + ("?" if optional else "")
+
+
+def plain_regex(literals: Iterable[str], match_mode: str) -> str:
+    """A regex (on text folded with ``match_mode``) matching where one of the ``literals`` would match
+    as a plain string: the same word boundary as ``find_plain``, hyphen-joined words included
+    (``mail`` not in ``e-mail``), which Python's ``\b`` does not give (it treats a hyphen as a
+    boundary). Each literal's edge is bounded only where ``edge_checks`` would check it.
+
+    One thing a regex on folded text cannot see is the raw text: where a fold wrote another dash
+    (– — −) as ``-`` between two words, ``find_plain`` given the raw text takes it for a boundary,
+    this regex for a hyphen (it is then the stricter of the two)."""
+    from pipelines.conventions.folding import fold_term
+
+    folded = sorted({fold_term(x, match_mode) for x in literals if x})
+    if not folded:
+        raise ValueError("no literals")
+    groups: dict[tuple[bool, bool], list[str]] = {}
+    for literal in folded:
+        groups.setdefault(edge_checks(literal), []).append(literal)
+    parts = [(BOUND_BEFORE if left else "") + _alternation(group) + (BOUND_AFTER if right else "")
+             for (left, right), group in sorted(groups.items())]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
 
 def find_regex(text: str, pattern: "re.Pattern[str] | TimedPattern", *, first_only: bool = False) -> list[tuple[int, int]]:

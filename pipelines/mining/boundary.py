@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +34,7 @@ class Choice:
     dice: float
     aligned: int
     cognate: bool = False
+    repair: str = ""  # how boundary repair rebuilt it ("compound": ``compound.whole_compound``), "" if it did not
 
 
 def nested(short: str, long: str) -> bool:
@@ -87,7 +88,7 @@ def unaccented(text: str) -> str:
 
 
 def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.ndarray,
-                  key_hits: dict[str, np.ndarray], params: MiningParams,
+                  key_hits: Mapping[str, np.ndarray], params: MiningParams,
                   senses: Sequence[Choice] = ()) -> tuple[Choice, np.ndarray]:
     """Fold into the chosen rendering (one rule, alternatives): aligned one-word renderings sharing a
     long stem with it (``économie`` / ``économique`` for ``economy``: noun and adjective of one
@@ -107,7 +108,7 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
     merged = Choice(chosen.key, sorted({f for c in [chosen, *siblings] for f in c.forms}), joint,
                     joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
-                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate)
+                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate, chosen.repair)
     return merged, units
 
 

@@ -11,7 +11,7 @@ over-long trimming and the grouping of derived words and spelling variants live 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -20,7 +20,7 @@ from pipelines.conventions.model import Convention
 from pipelines.mining.align import align_with_sure
 from pipelines.mining.association import dice
 from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
-from pipelines.mining.compound import drop_compound_of_longer_term, whole_compound
+from pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
 from pipelines.mining.inflection import alternatives
 from pipelines.mining.paradigm import add_attested_forms, generated_forms
@@ -129,6 +129,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     del form_hits
     result = TermResult([], {}, [], Counter())
     choices_of = {t: _choices(t, cands, keys_of[t], src_hits[t], key_hits, params) for t in terms if src_hits[t].size}
+    # per term: key_hits with its rebuilt compounds (halves of compounds replaced before any choice)
+    hits_of = repair_halves(choices_of, {t: cands.terms[t].aligned for t in choices_of}, cands.forms, src_hits,
+                            corpus.folded_targets, corpus.targets, key_hits, params)
     sense_choices = {t: _choices(t, cands, senses_of[t], src_hits[t], key_hits, params) for t in choices_of if senses_of[t]}
     rivals: dict[str, list[tuple[float, str]]] = {}  # rendering -> (dice, term) of every term proposing it
     for t, choices in choices_of.items():
@@ -147,7 +150,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
         if term not in choices_of:
             result.stats["no_source_hit"] += 1
             continue
-        _decide(term, cands, choices_of[term], src_hits[term], key_hits, best_dice, (vocabulary, word_keys), corpus,
+        _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, (vocabulary, word_keys), corpus,
                 params, result, _neighbour_test(term, cands, rendered_by, params), modifiers, sense_choices.get(term, []))
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
@@ -200,7 +203,7 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
     return out
 
 
-def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: dict[str, np.ndarray],
+def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: Mapping[str, np.ndarray],
             best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
             modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
@@ -232,13 +235,14 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             found = "cognate_of_other_term", f"the rendering '{_form(cands, chosen.key)}' spells the other term '{rival}'"
     why = None if found is None else found[0]
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
-    repair = ""
+    repair = chosen.repair
     # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
     if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
             params.term_compound_share):
-        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params)
+        rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params,
+                                 corpus.targets)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
             why = "fragment_of_compound"
             found = why, (f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "

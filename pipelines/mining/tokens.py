@@ -240,8 +240,11 @@ _HYPHEN_SPLIT = re.compile(r"(?<=\w)(-)(?=\w)")
 
 
 def _pieces(start: int, text: str) -> list[tuple[int, str]]:
-    """Split ``windows-10`` into windows / - / 10: the checker's word boundaries fall at hyphens, so
-    ``windows`` must be a candidate on its own (and ``windows-10`` stays one as a span)."""
+    """Split ``windows-10`` into windows / - / 10 for the ALIGNER, which links a term to the pieces of a
+    compound more reliably than to an unseen whole. The checker's word boundary never falls inside
+    a hyphen-joined word (SPEC §2), so a piece is no rendering: candidate spans keep the word whole
+    where the term does (``term_candidates.rendering_span``) and compound repair turns a piece the
+    aligner chose into its compound before any choice (``compound.repair_halves``)."""
     if "-" not in text[1:-1]:
         return [(start, text)]
     out, pos = [], 0

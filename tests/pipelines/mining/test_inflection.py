@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 
+from pipelines.conventions.matching import BOUND_AFTER, BOUND_BEFORE
 from pipelines.conventions.model import Convention
 from pipelines.mining.inflection import alternatives, entry_matches
 from pipelines.scoring.check import check_item
@@ -13,10 +14,12 @@ def test_single_form_stays_a_plain_string() -> None:
 
 def test_forms_become_one_bounded_escaped_alternation() -> None:
     entry, is_regex = alternatives(["contagieux", "contagieuse", "contagieuses"])
-    assert is_regex and entry == r"\bcontagieu(?:ses|se|x)\b"
+    assert is_regex and entry == BOUND_BEFORE + "contagieu(?:ses|se|x)" + BOUND_AFTER
     for form in ("contagieux", "contagieuse", "contagieuses"):
         assert entry_matches(entry, True, form)
     assert re.search(entry, "contagieusement") is None
+    assert re.search(entry, "non-contagieux") is None and re.search(entry, "contagieuse-x") is None  # one word
+    assert re.search(entry, "l'contagieux") and re.search(entry, "contagieuse - et")  # apostrophe, spaced dash
 
 
 def test_literals_are_escaped_and_spaces_kept_readable() -> None:

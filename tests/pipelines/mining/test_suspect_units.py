@@ -74,9 +74,6 @@ def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
     return Corpus(corpus.unit_ids, corpus.sources, targets, corpus.src_lang, corpus.tgt_lang), swapped
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 19: with SPEC §2's hyphen rule in the miner's counts one real dev unit (Wikivoyage_1:2209: "
-    "6 of its 12 term rules fail, p = 0.0046) is flagged; alpha was chosen under the old boundary"))
 def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(tico_dev: Corpus) -> None:
     """Real data: the default alpha was chosen on exactly this (dev split, real and swapped)."""
     real = tico_dev
