@@ -44,8 +44,10 @@ def _inner_ok(tok: Tok) -> bool:
 def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[tuple[Span, str]]:
     """Candidate term spans of one source and their folded surface (deduplicated by surface). A
     multiword span never ends inside a hyphenated word: ``release of Windows`` (of Windows-10) and
-    ``party cookies`` (of third-party) are fragments; one word may (``windows``: the checker's
-    word boundaries fall at hyphens)."""
+    ``party cookies`` (of third-party) are fragments; one word may (``windows``), as a piece the
+    aligner can link: the checker never triggers on it inside ``windows-10`` (SPEC §2: hyphen-joined
+    words are one word), so a rule on the piece is counted with the raw texts and compound repair
+    (``compound.repair_halves``) rebuilds the whole word before the choice."""
     out: list[tuple[Span, str]] = []
     for i, first in enumerate(toks):
         if not (_edge_ok(first, params) or _glued_number(toks, i, 1)):
