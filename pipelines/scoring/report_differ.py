@@ -58,6 +58,9 @@ def _examples(failures: pl.DataFrame, dims: list[str]) -> dict[tuple[str, str], 
 def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str, str], dict[str, Any]],
                  examples: dict[tuple[str, str], list[dict[str, Any]]], conventions: list[dict[str, Any]]) -> str:
     blocks = [f'<div class="muted">checks: {checks(conventions, dim)}</div>']
+    # a missing regex entry is shown by its literal forms, as under "checks" (the miner's entries
+    # carry long word-boundary lookarounds no reader needs to see)
+    regex_of = {c["convention_id"]: bool(c.get("regex")) for c in conventions if c.get("dimension") == dim}
     for system in systems:
         cell = cells.get((system, dim))
         failed = 0 if cell is None else cell["scored"] - cell["passed"]
@@ -67,7 +70,7 @@ def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str
         items = "".join(
             f'<li><span class="muted">{escape(r["segment_id"])}</span> '
             f'<span class="out">{highlight(r["output"], r["spans"], CONTEXT_CHARS)}</span>'
-            + (f' <span class="muted">missing: {", ".join(escape(m) for m in r["missing_expected"])}</span>'
+            + (f' <span class="muted">missing: {_forms(list(r["missing_expected"]), regex_of.get(r["convention_id"], False))}</span>'
                if r["missing_expected"] else "") + "</li>"
             for r in shown)
         rest = failed - len(shown)
