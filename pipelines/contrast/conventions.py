@@ -21,16 +21,16 @@ from typing import Any
 import polars as pl
 
 from pipelines.contrast.params import ContrastParams
-from pipelines.conventions.matching import plain_regex
+from pipelines.conventions.matching import no_space_target, plain_regex
 from pipelines.conventions.model import Convention
 
 MQM_WRONG_TERM = "Terminology/Inconsistent use of terminology"
 
 
-def as_regex(variant: str, mode: str) -> str:
+def as_regex(variant: str, mode: str, tgt_lang: str | None = None) -> str:
     """A literal variant as a regex on folded text, word-bounded like a plain string would be
-    (``matching.plain_regex``: hyphen-joined words are one word)."""
-    return plain_regex([variant], mode)
+    (``matching.plain_regex``: hyphen-joined words are one word) in a ``tgt_lang`` target."""
+    return plain_regex([variant], mode, no_space_neighbours=no_space_target(tgt_lang))
 
 
 def _extra(base: Convention, kept: pl.DataFrame, demoted: pl.DataFrame, system: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def contrast_conventions(term_rules: Sequence[Convention], candidates: pl.DataFr
                 src_lang=base.src_lang, tgt_lang=base.tgt_lang, mqm_category=MQM_WRONG_TERM, origin="contrast",
                 status="candidate", support=len(units), evidence_unit_ids=units, note=note, extra=extra))
             continue
-        new = [as_regex(v, base.match_mode) if base.regex else v for v in variants]
+        new = [as_regex(v, base.match_mode, base.tgt_lang) if base.regex else v for v in variants]
         wrong = list(dict.fromkeys([*base.wrong_variants, *new]))
         out.append(Convention(
             dimension=base.dimension, rule="term", src=base.src, src_regex=base.src_regex,

@@ -15,8 +15,9 @@ import re
 from functools import lru_cache
 from itertools import product
 from re import _constants as C  # type: ignore[attr-defined]
-from re import _parser as sre  # type: ignore[attr-defined]
 from typing import Any
+
+from pipelines.conventions.pattern_tree import parse_tree
 
 MAX_SET = 64  # largest literal alternative set we keep (bigger = weaker filter, more AC patterns)
 
@@ -138,7 +139,7 @@ def _analyse(pattern: str, *, forms: bool) -> tuple[Strings, Strings] | None:
     """(exact set, factor set) of a whole pattern; None when it does not compile, is
     case-insensitive or uses what we do not model."""
     try:
-        parsed = sre.parse(pattern)
+        parsed = parse_tree(pattern)
     except re.error:
         return None
     if parsed.state.flags & re.IGNORECASE:

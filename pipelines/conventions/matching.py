@@ -213,9 +213,23 @@ def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str, *,
 _NO_SPACE_CLASS = (r"\u0e00-\u0e7f\u2e80-\u3029\u3038-\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff"
                    r"\uf900-\ufaff\uff66-\uff9f\U0001b000-\U0001b16f\U00020000-\U0003134f")
 WORD_CLASS = r"(?:[^\W_" + _NO_SPACE_CLASS + r"]|[\u0300-\u036f])"
+# The same without the no-space-script exception: a Han/Kana/Thai neighbour then blocks like a letter.
+# Why two: ``re`` compiles a class by visiting every BMP code point of its ranges in Python (~1 ms
+# for _NO_SPACE_CLASS, four of them a rule), which made loading a mined set of ~4,600 regex rules
+# cost ~45 s instead of ~5 s; so the exact class is written only where a no-space neighbour can
+# occur in earnest: in targets written in those scripts, or for forms that contain them.
+SPACED_WORD_CLASS = r"(?:[^\W_]|[\u0300-\u036f])"
 _HYPHEN_CLASS = "[" + "".join(HYPHENS).replace("-", r"\-") + "]"
-BOUND_BEFORE = f"(?<!{WORD_CLASS})(?<!{WORD_CLASS}{_HYPHEN_CLASS})"
-BOUND_AFTER = f"(?!{WORD_CLASS})(?!{_HYPHEN_CLASS}{WORD_CLASS})"
+
+
+def _bounds(word: str) -> tuple[str, str]:
+    return (f"(?<!{word})(?<!{word}{_HYPHEN_CLASS})", f"(?!{word})(?!{_HYPHEN_CLASS}{word})")
+
+
+BOUND_BEFORE, BOUND_AFTER = _bounds(WORD_CLASS)
+SPACED_BOUND_BEFORE, SPACED_BOUND_AFTER = _bounds(SPACED_WORD_CLASS)
+# Languages written in the no-space scripts (primary subtags): their targets get the exact class.
+NO_SPACE_LANGUAGES = frozenset({"zh", "ja", "th"})
 
 
 def escape(text: str) -> str:
@@ -237,7 +251,7 @@ def _alternation(literals: Sequence[str]) -> str:
     return escape(prefix) + "(?:" + "|".join(rest) + ")" + ("?" if optional else "")
 
 
-def plain_regex(literals: Iterable[str], match_mode: str) -> str:
+def plain_regex(literals: Iterable[str], match_mode: str, *, no_space_neighbours: bool | None = None) -> str:
     """A regex (on text folded with ``match_mode``) matching where one of the ``literals`` would match
     as a plain string: the same word boundary as ``find_plain``, hyphen-joined words included
     (``mail`` not in ``e-mail``), which Python's ``\b`` does not give (it treats a hyphen as a
@@ -245,18 +259,33 @@ def plain_regex(literals: Iterable[str], match_mode: str) -> str:
 
     One thing a regex on folded text cannot see is the raw text: where a fold wrote another dash
     (– — −) as ``-`` between two words, ``find_plain`` given the raw text takes it for a boundary,
-    this regex for a hyphen (it is then the stricter of the two)."""
+    this regex for a hyphen (it is then the stricter of the two).
+
+    ``no_space_neighbours``: whether a Han/Kana/Thai neighbour must count as a boundary, as for
+    ``find_plain`` (True for targets in NO_SPACE_LANGUAGES, see ``no_space_target``); None decides by
+    the literals (True when one holds such a character). When False the regex is exact on every text
+    without those scripts and stricter beside them (a form glued to a Han character does not match)."""
     from pipelines.conventions.folding import fold_term
 
     folded = sorted({fold_term(x, match_mode) for x in literals if x})
     if not folded:
         raise ValueError("no literals")
+    if no_space_neighbours is None:
+        no_space_neighbours = any(is_no_space_script(c) for literal in folded for c in literal)
+    before, after = (BOUND_BEFORE, BOUND_AFTER) if no_space_neighbours else (SPACED_BOUND_BEFORE, SPACED_BOUND_AFTER)
     groups: dict[tuple[bool, bool], list[str]] = {}
     for literal in folded:
         groups.setdefault(edge_checks(literal), []).append(literal)
-    parts = [(BOUND_BEFORE if left else "") + _alternation(group) + (BOUND_AFTER if right else "")
+    parts = [(before if left else "") + _alternation(group) + (after if right else "")
              for (left, right), group in sorted(groups.items())]
     return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+def no_space_target(lang: str | None) -> bool | None:
+    """``plain_regex``'s ``no_space_neighbours`` for a target language: True for NO_SPACE_LANGUAGES,
+    None (decide by the literals) otherwise."""
+    primary = (lang or "").replace("_", "-").split("-")[0].casefold()
+    return True if primary in NO_SPACE_LANGUAGES else None
 
 
 def find_regex(text: str, pattern: "re.Pattern[str] | TimedPattern", *, first_only: bool = False) -> list[tuple[int, int]]:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes
-from re import _parser as sre  # type: ignore[attr-defined]  # no public API exposes the parse tree
 from typing import Any
 
+from pipelines.conventions.pattern_tree import parse_tree
 from pipelines.conventions.timed_regex import TimedPattern, per_start_cost
 
 _REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT}
@@ -71,12 +71,12 @@ def _walk(items: Any, inside_unbounded: bool) -> str | None:
 
 def static_problem(pattern: str) -> str | None:
     """Why ``pattern`` is statically unsafe, or None. Assumes the pattern compiles."""
-    return _walk(sre.parse(pattern), False)
+    return _walk(parse_tree(pattern), False)
 
 
 def min_width(pattern: str) -> int:
     """The shortest match length (0 means the pattern can match the empty string)."""
-    return int(sre.parse(pattern).getwidth()[0])
+    return int(parse_tree(pattern).getwidth()[0])
 
 
 PROBE_LENGTH = 20_000  # characters: a long segment; quadratic patterns take seconds here

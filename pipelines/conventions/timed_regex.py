@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes
-from re import _parser as sre  # type: ignore[attr-defined]  # no public API exposes the parse tree
 from typing import Any, Iterator
 
 import regex
 
+from pipelines.conventions.pattern_tree import parse_tree
 from pipelines.errors import HousestyleError
 
 DEFAULT_TIMEOUT_S = 1.0  # per call; the regex package overshoots it by up to ~1 s under load
@@ -108,7 +108,7 @@ def _tail_repeat(items: list[Any]) -> tuple[list[Any], bool]:
 
 def per_start_cost(pattern: str) -> int | None:
     """A bound on the backtracking steps of one match attempt, or None when there is none."""
-    parsed = list(sre.parse(pattern))
+    parsed = list(parse_tree(pattern))
     body, _tail = _tail_repeat(parsed)
     cost = _cost(body)
     if cost is None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import logging
 import re
 from re import _constants as C  # type: ignore[attr-defined]
-from re import _parser as sre  # type: ignore[attr-defined]
 from typing import Iterable, Sequence
 
+from pipelines.conventions.pattern_tree import parse_tree
 from pipelines.conventions.folding import fold_text, nfkc_changes
 from pipelines.conventions.model import MATCH_MODES, ORIGINS, RULE_TYPES, STATUSES, Convention
 from pipelines.conventions.regex_guard import compile_problem, min_width, slow_patterns, static_problem
@@ -52,7 +52,7 @@ def _top_literals(pattern: str) -> list[str]:
                 walk(av[2])
 
     try:
-        parsed = sre.parse(pattern)
+        parsed = parse_tree(pattern)
     except re.error:
         return out
     if parsed.state.flags & re.IGNORECASE:

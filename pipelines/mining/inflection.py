@@ -12,18 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipelines.conventions.matching import plain_regex
+from pipelines.conventions.matching import no_space_target, plain_regex
 
 
-def alternatives(forms: Iterable[str], match_mode: str = "typographic") -> tuple[str, bool]:
+def alternatives(forms: Iterable[str], match_mode: str = "typographic", tgt_lang: str | None = None) -> tuple[str, bool]:
     """(entry, is_regex): the single form as a plain string, else a regex of all forms bounded like
-    a plain string of ``match_mode`` (the term rules' mode)."""
+    a plain string of ``match_mode`` (the term rules' mode) in a ``tgt_lang`` target
+    (``matching.no_space_target``)."""
     unique = sorted({f for f in forms if f})
     if not unique:
         raise ValueError("no forms")
     if len(unique) == 1:
         return unique[0], False
-    return plain_regex(unique, match_mode), True
+    return plain_regex(unique, match_mode, no_space_neighbours=no_space_target(tgt_lang)), True
 
 
 def entry_matches(entry: str, is_regex: bool, text: str) -> bool:

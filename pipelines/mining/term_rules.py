@@ -266,7 +266,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
-    entry, is_regex = alternatives(forms)
+    entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     acronym = _is_acronym(spelling)
     conv = Convention(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipelines.conventions.compiled import make_entry
 from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import HYPHENS, find_plain, plain_regex
+from pipelines.conventions.matching import HYPHENS, find_plain, is_no_space_script, no_space_target, plain_regex
 
 MODES = ["exact", "caseless", "typographic", "nfkc"]
 # Pieces of text: words, the raw hyphens, the other dashes the folds write as "-", apostrophes,
@@ -34,7 +34,14 @@ def _ambiguous(raw: str, mode: str) -> bool:
 def test_the_checker_gives_a_plain_entry_and_its_one_form_regex_one_verdict(raw: str, literal: str, mode: str) -> None:
     folded = fold_text(raw, mode)
     plain = make_entry(literal, mode, regex=False)
-    bounded = make_entry(plain_regex([literal], mode), mode, regex=True)
+    bounded = make_entry(plain_regex([literal], mode, no_space_neighbours=True), mode, regex=True)
+    # The cheaper boundary (a target not written in a no-space script): exact on every text without
+    # Han/Kana/Thai, stricter beside them.
+    spaced = make_entry(plain_regex([literal], mode, no_space_neighbours=False), mode, regex=True)
+    if not any(is_no_space_script(c) for c in raw + literal):
+        assert spaced.find(folded, first_only=True) == bounded.find(folded, first_only=True)
+    elif bounded.find(folded, first_only=True) == []:
+        assert spaced.find(folded, first_only=True) == []
     # On the folded text alone (every folded "-" a hyphen) the two are the same matcher, spans included.
     alone = find_plain(folded, fold_text(literal, mode), mode=mode, first_only=True)
     assert bounded.find(folded, first_only=True) == alone
@@ -48,11 +55,11 @@ def test_the_checker_gives_a_plain_entry_and_its_one_form_regex_one_verdict(raw:
 def test_an_alternation_matches_where_one_of_its_literals_would(raw: str, literals: list[str], mode: str) -> None:
     folded = fold_text(raw, mode)
     want = any(find_plain(folded, fold_text(x, mode), mode=mode, first_only=True) for x in literals)
-    assert bool(re.search(plain_regex(literals, mode), folded)) == want
+    assert bool(re.search(plain_regex(literals, mode, no_space_neighbours=True), folded)) == want
 
 
 def test_hyphen_joined_words_are_one_word_unlike_python_backslash_b() -> None:
-    rule = re.compile(plain_regex(["virus", "viruses"], "typographic"))
+    rule = re.compile(plain_regex(["virus", "viruses"], "typographic", no_space_neighbours=True))
     assert re.search(r"\bvirus\b", "anti-virus") and not rule.search("anti-virus")
     assert not rule.search("virus-like") and not rule.search("sars‑virus")  # U+2011 as well
     assert rule.search("l'virus") and rule.search("l’virus".replace("’", "'")) and rule.search("virus.")
@@ -73,3 +80,14 @@ def test_a_raw_dash_the_fold_writes_as_a_hyphen_is_the_one_case_only_the_raw_tex
     assert folded == "covid-19" and "–" not in HYPHENS
     assert make_entry("covid", "typographic", regex=False).present(folded, raw)
     assert not make_entry(plain_regex(["covid"], "typographic"), "typographic", regex=True).present(folded, raw)
+
+
+def test_the_exact_no_space_boundary_is_written_for_targets_in_those_scripts() -> None:
+    """Beside a Han character a plain entry matches (no boundary in no-space scripts); the regex of a
+    zh/ja/th target keeps that, others are stricter there, and cheap to compile."""
+    folded = fold_text("新冠covid-19疫情", "typographic")
+    zh = plain_regex(["covid-19", "covid-19s"], "typographic", no_space_neighbours=no_space_target("zh-CN"))
+    fr = plain_regex(["covid-19", "covid-19s"], "typographic", no_space_neighbours=no_space_target("fr"))
+    assert re.search(zh, folded) and not re.search(fr, folded)
+    assert len(fr) < len(zh) / 3
+    assert plain_regex(["疫苗", "疫苗x"], "exact") == plain_regex(["疫苗", "疫苗x"], "exact", no_space_neighbours=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from pipelines.conventions.matching import BOUND_AFTER, BOUND_BEFORE
+from pipelines.conventions.matching import SPACED_BOUND_AFTER, SPACED_BOUND_BEFORE
 from pipelines.conventions.model import Convention
 from pipelines.mining.inflection import alternatives, entry_matches
 from pipelines.scoring.check import check_item
@@ -14,7 +14,7 @@ def test_single_form_stays_a_plain_string() -> None:
 
 def test_forms_become_one_bounded_escaped_alternation() -> None:
     entry, is_regex = alternatives(["contagieux", "contagieuse", "contagieuses"])
-    assert is_regex and entry == BOUND_BEFORE + "contagieu(?:ses|se|x)" + BOUND_AFTER
+    assert is_regex and entry == SPACED_BOUND_BEFORE + "contagieu(?:ses|se|x)" + SPACED_BOUND_AFTER  # a French target
     for form in ("contagieux", "contagieuse", "contagieuses"):
         assert entry_matches(entry, True, form)
     assert re.search(entry, "contagieusement") is None
