@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pipelines import atomic
+from pipelines.conventions.matching import plain_regex
 from pipelines.conventions.model import Convention
 from pipelines.publish.select import Account
 from pipelines.rules.numbers import LIBERAL_RE
@@ -29,23 +30,16 @@ SEVERITY: dict[str, str] = {"source_copy": "major", "numeric": "major", "placeho
                             "forbidden": "major", "term": "major", "pattern": "minor", "casing": "minor"}
 SOURCE_DERIVED: dict[str, str] = {"source_copy": "copy_spans", "numeric": "numbers",
                                   "placeholder": "placeholders", "casing": "casing"}
-_HYPHENS = "\\-\u2010\u2011"
 
 
-def plain_regex(text: str) -> str:
-    """A plain convention string as a regex with SPEC §2's word edges: a letter or digit at an edge
-    may not touch another letter or digit, nor a hyphen joining it to one (``virus`` not in
-    ``anti-virus``)."""
-    out = re.escape(text)
-    if text[:1].isalnum():
-        out = rf"(?<![^\W_])(?<![^\W_][{_HYPHENS}])" + out
-    if text[-1:].isalnum():
-        out += rf"(?![^\W_])(?![{_HYPHENS}][^\W_])"
-    return out
+def _plain(text: str) -> str:
+    """A plain convention string as a regex with SPEC §2's word edges, written as the checker's own
+    (``matching.plain_regex`` on the text as written: a CAT tool's QA runs on unfolded text)."""
+    return plain_regex([text], "exact")
 
 
 def _as_regexes(entries: Sequence[str], is_regex: bool) -> list[str]:
-    return list(entries) if is_regex else [plain_regex(e) for e in entries if e]
+    return list(entries) if is_regex else [_plain(e) for e in entries if e]
 
 
 def _source_regex(conv: Convention) -> str | None:
@@ -56,7 +50,7 @@ def _source_regex(conv: Convention) -> str | None:
         return "|".join(f"(?:{p})" for p in sorted(patterns, key=lambda p: -len(p)))
     if not conv.src:
         return None
-    return conv.src if conv.src_regex else plain_regex(conv.src)
+    return conv.src if conv.src_regex else _plain(conv.src)
 
 
 def _description(conv: Convention) -> str:

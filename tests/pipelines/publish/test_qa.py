@@ -11,7 +11,8 @@ import pytest
 from pipelines.conventions.model import STATUSES
 from pipelines.errors import ConfigError
 from pipelines.publish.publish import publish, qa_beside
-from pipelines.publish.qa import QA_FORMAT, plain_regex
+from pipelines.publish.qa import QA_FORMAT
+from pipelines.conventions.matching import plain_regex
 from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 from tests.pipelines.publish.sample import sample_set
 
@@ -50,8 +51,8 @@ def test_with_qa_writes_both_and_every_convention_is_accounted_once(tmp_path: Pa
     ("(WHO)", "x(WHO)y", "x(WH)y"),
 ])
 def test_plain_strings_keep_the_word_edges(text: str, inside: str, outside: str) -> None:
-    assert re.search(plain_regex(text), inside)
-    assert not re.search(plain_regex(text), outside)
+    assert re.search(plain_regex([text], "exact"), inside)
+    assert not re.search(plain_regex([text], "exact"), outside)
 
 
 def test_status_option() -> None:
