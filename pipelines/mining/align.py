@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from pipelines.mining.corpus import log_memory
+
 Links = list[tuple[int, int]]  # (source position, target position)
 
 
@@ -96,6 +98,7 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     if not len(inv):
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]
     pos_j, pos_i, prior, starts = _pairs(src, tgt, tension, p_null)
+    log_memory(f"aligner pairs ({len(inv):,})")
     positions = len(starts)
     _, e_inv = np.unique(keys // v_tgt, return_inverse=True)
     t = np.ones(len(keys))
@@ -160,8 +163,10 @@ def align_with_sure(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], 
     """Per unit, the grow-diag links and the sure links (both directions agree: the intersection)."""
     s_ids, v_s = _vocab(src)
     t_ids, v_t = _vocab(tgt)
+    log_memory("aligner start")
     f2e = _directional(s_ids, t_ids, v_t, iterations, tension, p_null)  # target word -> source position
     e2f = _directional(t_ids, s_ids, v_s, iterations, tension, p_null)  # source word -> target position
+    log_memory("aligner done")
     out: list[tuple[Links, Links]] = []
     for a, b in zip(f2e, e2f):
         fwd = {(int(i), j) for j, i in enumerate(a) if i >= 0}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import overload
@@ -24,8 +25,22 @@ from pipelines.errors import InputError
 from pipelines.mining.association import unit_hits
 from pipelines.mining.tokens import fold_count
 
+log = logging.getLogger(__name__)
 SKIP_FLAGS = ("fuzzy",)  # PO entries a translator marked as unreviewed are not approved translations
 BATCH = 100_000  # texts per batch of a pass over all units: bounds the Python strings alive at once
+
+
+def log_memory(phase: str) -> None:
+    """Resident and peak memory at a phase boundary, at debug level: where the miner's peak is
+    (issue 21) without a profiler."""
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return
+    fields = dict(line.split(":", 1) for line in status.splitlines() if line.startswith(("VmRSS", "VmHWM")))
+    log.debug("memory %s: rss %s, peak %s", phase, fields.get("VmRSS", "?").strip(), fields.get("VmHWM", "?").strip())
 
 
 def primary(lang: str | None) -> str:
@@ -163,6 +178,7 @@ class Corpus:
                 chunks = [pl.Series(side, [fold_count(t) for t in batch], dtype=pl.Utf8)
                           for _, batch in self._texts(side).batches()]
                 self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
+                log_memory(f"folded {side}s")
             self._views[name] = Texts(self._folded[side])
         return self._views[name]
 
@@ -213,6 +229,7 @@ def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None 
     order = np.argsort(owners, kind="stable")  # batch order kept: each pattern's units stay ascending
     units = units[order]
     bounds = np.cumsum(np.bincount(owners, minlength=len(patterns)))
+    log_memory(f"hits of {len(patterns):,} patterns")
     return np.split(units, bounds[:-1]) if len(patterns) else []
 
 
