@@ -7,6 +7,8 @@ checker and keeps when support and consistency pass the thresholds.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -62,6 +64,17 @@ PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates", "currency")
 RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 
+def return_freed_memory() -> None:
+    """Hand the heap pages freed so far back to the system (glibc's malloc_trim; elsewhere a
+    no-op). Between the term passes glibc keeps the first pass's freed pages mapped, and the
+    second pass's aligner would stack its pair arrays on top of them."""
+    name = ctypes.util.find_library("c")
+    libc = ctypes.CDLL(name) if name else None
+    trim = getattr(libc, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
 def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
@@ -75,6 +88,8 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])
         del terms  # the first pass's rules and evidence: not held through the second pass's peak
+        log_memory("term pass one freed")
+        return_freed_memory()
         log_memory("term pass two")
         terms = mine_terms(corpus.subset(kept), params, cache)
         log_memory("term pass two done")
