@@ -51,12 +51,11 @@ def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, total: 
 
 
 def _pairs(src: list[np.ndarray], tgt: list[np.ndarray], tension: float,
-           p_null: float) -> tuple[np.ndarray, np.ndarray]:
+           p_null: float, total: int) -> tuple[np.ndarray, np.ndarray]:
     """One row per (target word, source position or NULL) of every unit, target-major: the
     diagonal prior of each row; and the first row of each target position. A row's target
     position and source position follow from ``starts`` (rows of a position are NULL, 0, 1, ...),
     so they are not stored: ``_blocks`` rebuilds them a block at a time."""
-    total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
     starts = np.empty(sum(len(t) for t in tgt), dtype=np.int64)
     prior = np.empty(total, dtype=np.float64)
     at = offset = 0
@@ -110,11 +109,12 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     rebuilt by blocks), and every element-wise step runs in place or by blocks: 20 bytes a pair.
     The arithmetic is the textbook vectorised EM, sum for sum in the same order (``np.add.at`` adds
     as ``np.bincount`` does, one pair after the other), so the links do not depend on the layout."""
-    prior, starts = _pairs(src, tgt, tension, p_null)
-    if not len(prior):
+    total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
+    if not total:
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]
-    keys, inv = _key_index(src, tgt, v_tgt, len(prior))
-    log_memory(f"aligner pairs ({len(inv):,})")
+    keys, inv = _key_index(src, tgt, v_tgt, total)  # first: its peak is not stacked on the priors
+    prior, starts = _pairs(src, tgt, tension, p_null, total)
+    log_memory(f"aligner pairs ({total:,})")
     positions = len(starts)
     blocks = _blocks(starts, len(prior))
     _, e_inv = np.unique(keys // v_tgt, return_inverse=True)

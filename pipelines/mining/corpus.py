@@ -213,22 +213,29 @@ def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None 
     of millions of hits). ``raws``, the unfolded column, tells a hyphen from a dash the fold wrote
     as one (SPEC §2: hyphen-joined words are one word)."""
     dtype = np.int32 if len(texts) < 2**31 else np.int64
-    found: list[np.ndarray] = []
-    owner: list[np.ndarray] = []
+    found: list[np.ndarray] = []  # per batch: its hits, pattern by pattern
+    counts: list[np.ndarray] = []  # per batch: hits of each pattern
     raw_batches = raws.batches(size) if raws is not None else None
     for offset, batch in texts.batches(size):
         raw_batch = next(raw_batches)[1] if raw_batches is not None else None
         hits = unit_hits(patterns, batch, raw_batch)
-        counts = np.fromiter((len(h) for h in hits), dtype=np.int64, count=len(hits))
-        found.append(np.fromiter((i + offset for h in hits for i in h), dtype=dtype, count=int(counts.sum())))
-        owner.append(np.repeat(np.arange(len(patterns), dtype=np.int32), counts))
+        counts.append(np.fromiter((len(h) for h in hits), dtype=np.int64, count=len(hits)))
+        found.append(np.fromiter((i + offset for h in hits for i in h), dtype=dtype, count=int(counts[-1].sum())))
     if not found:
         return [np.zeros(0, dtype=dtype) for _ in patterns]
-    units, owners = np.concatenate(found), np.concatenate(owner)
-    del found, owner
-    order = np.argsort(owners, kind="stable")  # batch order kept: each pattern's units stay ascending
-    units = units[order]
-    bounds = np.cumsum(np.bincount(owners, minlength=len(patterns)))
+    # Each batch's hits go straight to their pattern's slice of one array (batch order kept: each
+    # pattern's units stay ascending), a batch freed once placed: 8 bytes a hit at the peak, not
+    # the 20 of a concatenation sorted by pattern.
+    per_pattern = np.sum(counts, axis=0)
+    bounds = np.cumsum(per_pattern)
+    filled = bounds - per_pattern  # where each pattern's next hits go
+    units = np.empty(int(bounds[-1]) if len(bounds) else 0, dtype=dtype)
+    while found:
+        batch_hits, batch_counts = found.pop(0), counts.pop(0)
+        first_in_batch = np.cumsum(batch_counts) - batch_counts
+        units[np.repeat(filled - first_in_batch, batch_counts) + np.arange(len(batch_hits))] = batch_hits
+        filled += batch_counts
+        del batch_hits
     log_memory(f"hits of {len(patterns):,} patterns")
     return np.split(units, bounds[:-1]) if len(patterns) else []
 
