@@ -80,18 +80,23 @@ def _pairs(src: list[np.ndarray], tgt: list[np.ndarray], tension: float,
     return prior, starts
 
 
-def _blocks(starts: np.ndarray, total: int) -> list[tuple[int, int, int, int, np.ndarray]]:
-    """(first row, end row, first position, end position, each row's position less the first) of
-    blocks of about ``_BLOCK`` rows that never split a target position: a position's sum over its
-    rows is then one block's, added in the same order as over all rows at once."""
+def _blocks(starts: np.ndarray, total: int) -> list[tuple[int, int, int, int]]:
+    """(first row, end row, first position, end position) of blocks of about ``_BLOCK`` rows that
+    never split a target position: a position's sum over its rows is then one block's, added in
+    the same order as over all rows at once."""
     cuts = np.unique(np.searchsorted(starts, np.arange(0, total, _BLOCK), side="right") - 1)
-    bounds = [*(int(c) for c in cuts if c > 0), len(starts)] if len(starts) else []
     out, p0 = [], 0
-    for p1 in bounds:
-        r0, r1 = int(starts[p0]), int(starts[p1]) if p1 < len(starts) else total
-        out.append((r0, r1, p0, p1, np.repeat(np.arange(p1 - p0), np.diff(np.append(starts[p0:p1], r1)))))
+    for p1 in [*(int(c) for c in cuts if c > 0), len(starts)] if len(starts) else []:
+        out.append((int(starts[p0]), int(starts[p1]) if p1 < len(starts) else total, p0, p1))
         p0 = p1
     return out
+
+
+def _local(starts: np.ndarray, block: tuple[int, int, int, int]) -> np.ndarray:
+    """Each row's target position less the block's first: rebuilt per use, not held (it would be
+    8 bytes a pair)."""
+    _, r1, p0, p1 = block
+    return np.repeat(np.arange(p1 - p0), np.diff(np.append(starts[p0:p1], r1)))
 
 
 def _weigh(t: np.ndarray, inv: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
@@ -117,31 +122,39 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     log_memory(f"aligner pairs ({total:,})")
     positions = len(starts)
     blocks = _blocks(starts, len(prior))
-    _, e_inv = np.unique(keys // v_tgt, return_inverse=True)
-    n_keys = len(keys)
-    del keys
-    t = np.ones(n_keys)
+    # Each key's source word, as its rank among the keys' source words (numpy.unique's inverse):
+    # the keys are sorted, so their source ids are too, and the rank is a running count of changes.
+    source = keys // v_tgt
+    e_inv = np.zeros(len(keys), dtype=np.int32 if len(keys) < 2**31 else np.int64)
+    np.cumsum(source[1:] != source[:-1], out=e_inv[1:])
+    del keys, source
+    t = np.ones(len(e_inv))
     w = np.empty(len(inv))
     for _ in range(iterations):
         _weigh(t, inv, prior, w)
-        for r0, r1, p0, p1, local in blocks:  # w becomes the posterior in place
+        for block in blocks:  # w becomes the posterior in place
+            r0, r1, p0, p1 = block
+            local = _local(starts, block)
             z = np.bincount(local, weights=w[r0:r1], minlength=p1 - p0)
             z[~(z > 0)] = 1.0
             w[r0:r1] /= z[local]
-        counts = np.zeros(n_keys)
+        counts = t  # t is read again only once the counts are its new values: one key-sized array
+        counts.fill(0.0)
         for b in range(0, len(w), _BLOCK):
             np.add.at(counts, inv[b:b + _BLOCK], w[b:b + _BLOCK])
         tot = np.bincount(e_inv, weights=counts)
-        t = tot[e_inv]
-        t[~(t > 0)] = 1.0
-        np.divide(counts, t, out=t)
-        del counts
+        for b in range(0, len(counts), _BLOCK):
+            denominator = tot[e_inv[b:b + _BLOCK]]
+            denominator[~(denominator > 0)] = 1.0
+            counts[b:b + _BLOCK] /= denominator
     _weigh(t, inv, prior, w)
     # Best source position per target position: the first maximum in pair order (NULL, 0, 1, ...).
     # Pairs are grouped by target position, so a segmented maximum finds it without a sort.
     best = np.maximum.reduceat(w, starts)
     best_i = np.full(positions, -1, dtype=np.int64)
-    for r0, r1, p0, p1, local in blocks:
+    for block in blocks:
+        r0, r1, p0, _ = block
+        local = _local(starts, block)
         rows = np.flatnonzero(w[r0:r1] == best[p0 + local])
         hit_j = local[rows]
         first = np.ones(len(rows), dtype=bool)
