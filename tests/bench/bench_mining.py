@@ -9,7 +9,7 @@ On demand only, never a timed assertion: ``python -m tests.bench.bench_mining [N
 (``--real-only`` skips the synthetic TM: at 5,000,000 units the real-text case alone takes the better
 part of an hour on 2 cores). Peak RSS of `housestyle mine` on 1M units of real text (/usr/bin/time
 -v): 5.40 GiB with Python lists of the texts (38161f4), 3.34 GiB with the corpus as columns (6d090f2),
-3.46 GiB at 6e4e6c8 (the miner grew since), 2.75 GiB with the aligner at 20 bytes a pair and
+3.46 GiB at 6e4e6c8 (the miner grew since), 2.79 GiB with the aligner at 20 bytes a pair and
 batched hits placed per pattern (i21m2; output byte-identical). Where it stands now (debug markers,
 ``pipelines.mining.corpus.log_memory``): the second term pass's aligner, ~0.6 GiB over a ~2.2 GiB
 floor (units frame, folded columns, the second pass's sample tokens, glibc's unreturned pages).
