@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from pipelines.mining.corpus import log_memory
+
 Links = list[tuple[int, int]]  # (source position, target position)
 
 
@@ -28,31 +30,33 @@ def _vocab(sentences: Sequence[Sequence[str]]) -> tuple[list[np.ndarray], int]:
 _BLOCK = 1 << 20  # pairs per block of the element-wise steps: their temporaries stay ~8 MB
 
 
-def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int) -> tuple[np.ndarray, np.ndarray]:
+def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, total: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (source id, target id) keys of all pairs, sorted, and each pair's index among
-    them (numpy.unique's inverse), pairs in ``_pairs`` order. Polars' dense rank sorts with 32-bit
-    indices (34 bytes an element at its peak against numpy.unique's 43, measured on 26M keys) and
-    runs before the other pair arrays exist."""
-    key = np.concatenate([np.tile(np.concatenate(([0], s)), len(t)) * v_tgt + np.repeat(t, len(s) + 1)
-                          for s, t in zip(src, tgt) if len(t)] or [np.zeros(0, dtype=np.int64)])
-    column = pl.Series(key)
-    del key
-    keys = np.sort(column.unique().to_numpy())
-    inv = column.rank("dense").to_numpy().astype(np.int64)
-    inv -= 1
+    them as int32 (numpy.unique's inverse), pairs in ``_pairs`` order. The keys are written into
+    one array sized once; their distinct values come from a hash (polars, no sort of the pairs)
+    and each pair's index from a binary search by blocks: 12 bytes a pair at the peak, against
+    34 for a dense rank over the pairs."""
+    key = np.empty(total, dtype=np.int64)
+    at = 0
+    for s, t in zip(src, tgt):
+        if len(t):
+            size = len(t) * (len(s) + 1)
+            key[at:at + size] = np.tile(np.concatenate(([0], s)), len(t)) * v_tgt + np.repeat(t, len(s) + 1)
+            at += size
+    keys = np.sort(pl.Series(key).unique().to_numpy())
+    inv = np.empty(total, dtype=np.int32 if len(keys) < 2**31 else np.int64)
+    for b in range(0, total, _BLOCK):
+        inv[b:b + _BLOCK] = np.searchsorted(keys, key[b:b + _BLOCK])
     return keys, inv
 
 
 def _pairs(src: list[np.ndarray], tgt: list[np.ndarray], tension: float,
-           p_null: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One row per (target word, source position or NULL) of every unit, target-major: global
-    target position, source position (-1 = NULL) and diagonal prior; and the first row of each
-    target position. Written into arrays sized once, so no list of per-unit pieces lives beside
-    them."""
-    total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
+           p_null: float, total: int) -> tuple[np.ndarray, np.ndarray]:
+    """One row per (target word, source position or NULL) of every unit, target-major: the
+    diagonal prior of each row; and the first row of each target position. A row's target
+    position and source position follow from ``starts`` (rows of a position are NULL, 0, 1, ...),
+    so they are not stored: ``_blocks`` rebuilds them a block at a time."""
     starts = np.empty(sum(len(t) for t in tgt), dtype=np.int64)
-    pos_j = np.empty(total, dtype=np.int64)
-    pos_i = np.empty(total, dtype=np.int32)
     prior = np.empty(total, dtype=np.float64)
     at = offset = 0
     for s, t in zip(src, tgt):
@@ -69,14 +73,30 @@ def _pairs(src: list[np.ndarray], tgt: list[np.ndarray], tension: float,
             diag[ii < 0] = p_null
         else:
             diag = np.ones(len(ii))
-        rows = slice(at, at + len(ii))
         starts[offset:offset + m] = at + np.arange(m) * (n + 1)
-        pos_j[rows] = jj + offset
-        pos_i[rows] = ii
-        prior[rows] = diag
+        prior[at:at + len(ii)] = diag
         at += len(ii)
         offset += m
-    return pos_j, pos_i, prior, starts
+    return prior, starts
+
+
+def _blocks(starts: np.ndarray, total: int) -> list[tuple[int, int, int, int]]:
+    """(first row, end row, first position, end position) of blocks of about ``_BLOCK`` rows that
+    never split a target position: a position's sum over its rows is then one block's, added in
+    the same order as over all rows at once."""
+    cuts = np.unique(np.searchsorted(starts, np.arange(0, total, _BLOCK), side="right") - 1)
+    out, p0 = [], 0
+    for p1 in [*(int(c) for c in cuts if c > 0), len(starts)] if len(starts) else []:
+        out.append((int(starts[p0]), int(starts[p1]) if p1 < len(starts) else total, p0, p1))
+        p0 = p1
+    return out
+
+
+def _local(starts: np.ndarray, block: tuple[int, int, int, int]) -> np.ndarray:
+    """Each row's target position less the block's first: rebuilt per use, not held (it would be
+    8 bytes a pair)."""
+    _, r1, p0, p1 = block
+    return np.repeat(np.arange(p1 - p0), np.diff(np.append(starts[p0:p1], r1)))
 
 
 def _weigh(t: np.ndarray, inv: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
@@ -89,37 +109,58 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
                  tension: float, p_null: float) -> list[np.ndarray]:
     """For each unit, the source position (or -1 = NULL) each target word is aligned to.
 
-    Memory is what bounds the aligned sample, so the pair arrays are allocated once and every
-    element-wise step runs in place or by blocks: 36 bytes a pair at the peak. The arithmetic is
-    the textbook vectorised EM, operation for operation, so the links do not depend on the layout."""
-    keys, inv = _key_index(src, tgt, v_tgt)
-    if not len(inv):
+    Memory is what bounds the aligned sample, so the pair arrays are allocated once, as narrow as
+    they can be (a pair's key index as int32, its prior and weight as float64, its positions
+    rebuilt by blocks), and every element-wise step runs in place or by blocks: 20 bytes a pair.
+    The arithmetic is the textbook vectorised EM, sum for sum in the same order (``np.add.at`` adds
+    as ``np.bincount`` does, one pair after the other), so the links do not depend on the layout."""
+    total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
+    if not total:
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]
-    pos_j, pos_i, prior, starts = _pairs(src, tgt, tension, p_null)
+    keys, inv = _key_index(src, tgt, v_tgt, total)  # first: its peak is not stacked on the priors
+    prior, starts = _pairs(src, tgt, tension, p_null, total)
+    log_memory(f"aligner pairs ({total:,})")
     positions = len(starts)
-    _, e_inv = np.unique(keys // v_tgt, return_inverse=True)
-    t = np.ones(len(keys))
+    blocks = _blocks(starts, len(prior))
+    # Each key's source word, as its rank among the keys' source words (numpy.unique's inverse):
+    # the keys are sorted, so their source ids are too, and the rank is a running count of changes.
+    source = keys // v_tgt
+    e_inv = np.zeros(len(keys), dtype=np.int32 if len(keys) < 2**31 else np.int64)
+    np.cumsum(source[1:] != source[:-1], out=e_inv[1:])
+    del keys, source
+    t = np.ones(len(e_inv))
     w = np.empty(len(inv))
     for _ in range(iterations):
         _weigh(t, inv, prior, w)
-        z = np.bincount(pos_j, weights=w, minlength=positions)
-        z = np.where(z > 0, z, 1.0)
-        for b in range(0, len(w), _BLOCK):  # w becomes the posterior in place
-            w[b:b + _BLOCK] /= z[pos_j[b:b + _BLOCK]]
-        counts = np.bincount(inv, weights=w, minlength=len(keys))
+        for block in blocks:  # w becomes the posterior in place
+            r0, r1, p0, p1 = block
+            local = _local(starts, block)
+            z = np.bincount(local, weights=w[r0:r1], minlength=p1 - p0)
+            z[~(z > 0)] = 1.0
+            w[r0:r1] /= z[local]
+        counts = t  # t is read again only once the counts are its new values: one key-sized array
+        counts.fill(0.0)
+        for b in range(0, len(w), _BLOCK):
+            np.add.at(counts, inv[b:b + _BLOCK], w[b:b + _BLOCK])
         tot = np.bincount(e_inv, weights=counts)
-        t = counts / np.where(tot[e_inv] > 0, tot[e_inv], 1.0)
+        for b in range(0, len(counts), _BLOCK):
+            denominator = tot[e_inv[b:b + _BLOCK]]
+            denominator[~(denominator > 0)] = 1.0
+            counts[b:b + _BLOCK] /= denominator
     _weigh(t, inv, prior, w)
     # Best source position per target position: the first maximum in pair order (NULL, 0, 1, ...).
     # Pairs are grouped by target position, so a segmented maximum finds it without a sort.
     best = np.maximum.reduceat(w, starts)
-    hits = np.concatenate([b + np.flatnonzero(w[b:b + _BLOCK] == best[pos_j[b:b + _BLOCK]])
-                           for b in range(0, len(w), _BLOCK)])
-    hit_j = pos_j[hits]
-    first = np.ones(len(hits), dtype=bool)
-    first[1:] = hit_j[1:] != hit_j[:-1]
     best_i = np.full(positions, -1, dtype=np.int64)
-    best_i[hit_j[first]] = pos_i[hits[first]]
+    for block in blocks:
+        r0, r1, p0, _ = block
+        local = _local(starts, block)
+        rows = np.flatnonzero(w[r0:r1] == best[p0 + local])
+        hit_j = local[rows]
+        first = np.ones(len(rows), dtype=bool)
+        first[1:] = hit_j[1:] != hit_j[:-1]
+        at = p0 + hit_j[first]
+        best_i[at] = r0 + rows[first] - starts[at] - 1
     out, pos = [], 0
     for t_sent in tgt:
         out.append(best_i[pos:pos + len(t_sent)] if len(t_sent) else np.zeros(0, dtype=np.int64))
@@ -160,8 +201,10 @@ def align_with_sure(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], 
     """Per unit, the grow-diag links and the sure links (both directions agree: the intersection)."""
     s_ids, v_s = _vocab(src)
     t_ids, v_t = _vocab(tgt)
+    log_memory("aligner start")
     f2e = _directional(s_ids, t_ids, v_t, iterations, tension, p_null)  # target word -> source position
     e2f = _directional(t_ids, s_ids, v_s, iterations, tension, p_null)  # source word -> target position
+    log_memory("aligner done")
     out: list[tuple[Links, Links]] = []
     for a, b in zip(f2e, e2f):
         fwd = {(int(i), j) for j, i in enumerate(a) if i >= 0}

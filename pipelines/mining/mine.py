@@ -7,6 +7,8 @@ checker and keeps when support and consistency pass the thresholds.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,7 +18,7 @@ import polars as pl
 
 from pipelines.conventions.model import Convention
 from pipelines.mining.conflicts import dimension_conflicts
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
 from pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
 from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
@@ -62,18 +64,35 @@ PATTERN_FAMILIES = ("typography", "quotes", "casing", "dates", "currency")
 RULE_FAMILIES = ("source_copy", "numeric", "placeholder")
 
 
+def return_freed_memory() -> None:
+    """Hand the heap pages freed so far back to the system (glibc's malloc_trim; elsewhere a
+    no-op). Between the term passes glibc keeps the first pass's freed pages mapped, and the
+    second pass's aligner would stack its pair arrays on top of them."""
+    name = ctypes.util.find_library("c")
+    libc = ctypes.CDLL(name) if name else None
+    trim = getattr(libc, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
 def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
     decided per term and why, ``term_trace``; of the pass that wrote the rules)."""
     cache = TokenCache()
+    log_memory("term pass one")
     terms = mine_terms(corpus, params, cache)
+    log_memory("term pass one done")
     suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])
         del terms  # the first pass's rules and evidence: not held through the second pass's peak
+        log_memory("term pass one freed")
+        return_freed_memory()
+        log_memory("term pass two")
         terms = mine_terms(corpus.subset(kept), params, cache)
+        log_memory("term pass two done")
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]
@@ -124,8 +143,11 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> Mining
         return MiningResult([], empty_evidence(), [], stats)
     mined, conflicts, term_stats, trace = term_group(corpus, params)
     corpus.release_folds()  # only the term rules count on the folded texts
+    log_memory("terms done")
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
+    log_memory("patterns done")
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
+    log_memory("rules done")
     return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
                    {**stats, **term_stats, **pattern_stats, **rule_stats}, trace)
 

@@ -8,9 +8,11 @@ and the term rules are mined twice.
 On demand only, never a timed assertion: ``python -m tests.bench.bench_mining [N] [--real-only]``
 (``--real-only`` skips the synthetic TM: at 5,000,000 units the real-text case alone takes the better
 part of an hour on 2 cores). Peak RSS of `housestyle mine` on 1M units of real text (/usr/bin/time
--v): 5.40 GiB with Python lists of the texts (38161f4), 3.34 GiB with the corpus as columns (6d090f2).
-What bounds it now: the second term pass's aligner (IBM-1 pair arrays of the 20,000-unit sample,
-~1.1 GiB, bounded by the sample) on a ~2.3 GiB floor (units frame, folded columns, pass-one leftovers).
+-v): 5.40 GiB with Python lists of the texts (38161f4), 3.34 GiB with the corpus as columns (6d090f2),
+3.46 GiB at 6e4e6c8 (the miner grew since), 2.79 GiB with the aligner at 20 bytes a pair and
+batched hits placed per pattern (i21m2; output byte-identical). Where it stands now (debug markers,
+``pipelines.mining.corpus.log_memory``): the second term pass's aligner, ~0.6 GiB over a ~2.2 GiB
+floor (units frame, folded columns, the second pass's sample tokens, glibc's unreturned pages).
 """
 
 from __future__ import annotations
