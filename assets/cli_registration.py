@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
     source = reg.add_mutually_exclusive_group(required=True)
     source.add_argument("--spec", type=Path, help="registration spec JSON (gold, splits, gates, claim_levels)")
     source.add_argument("--client", help="use registrations/specs/<CLIENT>.json")
-    reg.add_argument("--root", type=Path, default=Path("."), help="repository root the spec's paths are relative to")
+    reg.add_argument("--root", type=Path, default=None,
+                     help="folder the spec's paths are relative to (default: the project, as for every command)")
     reg.set_defaults(func=run_register)
 
     ev = subparsers.add_parser("evaluate", help="judge a convention set against a frozen registration",
@@ -62,11 +63,14 @@ def run_register(args: argparse.Namespace) -> int:
         read_spec,
     )
 
-    spec_path = args.spec or args.root / "registrations" / "specs" / f"{args.client}.json"
+    from pipelines.project import resolve_project
+
+    root = args.root if args.root is not None else resolve_project()
+    spec_path = args.spec or root / "registrations" / "specs" / f"{args.client}.json"
     if not spec_path.is_file():
         raise RegistrationError(f"{spec_path}: no registration spec")
-    reg_dir = freeze_registration(read_spec(spec_path), root=args.root)
-    reg = load_registration(reg_dir, root=args.root)
+    reg_dir = freeze_registration(read_spec(spec_path), root=root)
+    reg = load_registration(reg_dir, root=root)
     print(f"froze {reg.client} {reg.version} at {reg_dir}")
     print(f"registration_hash {reg.registration_hash}")
     for gate in reg.gates:

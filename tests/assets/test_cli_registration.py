@@ -104,3 +104,19 @@ def test_evaluate_ingests_the_client_inbox_when_no_tm_units(tmp_path: Path, caps
     evaluation = json.loads((tmp_path / "set" / "evaluation.json").read_text(encoding="utf-8"))
     assert [g["detail"]["units"] for g in evaluation["gates"][:2]] == [947, 1323]
     assert evaluation["gates"][0]["detail"]["missed"][0]["gold_id"] == "moz-fr-05"
+
+
+def test_register_takes_its_paths_from_the_project_without_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Like every command, `register` takes its paths from the project (the nearest one upward),
+    not from the working directory, and says so in one line where there is none."""
+    monkeypatch.delenv("HOUSESTYLE_ROOT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["register", "--client", "fx"]) == 2
+    assert "no housestyle project" in capsys.readouterr().err
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    (tmp_path / "deep").mkdir()
+    monkeypatch.chdir(tmp_path / "deep")
+    assert main(["register", "--client", "fx"]) == 2
+    assert f"{tmp_path / 'registrations' / 'specs' / 'fx.json'}: no registration spec" in capsys.readouterr().err
