@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import polars as pl
@@ -14,21 +13,12 @@ from pipelines.conventions.model import Convention
 from pipelines.registration.gold import load_gold_conventions
 from tests.conftest import REPO_ROOT, write_sealed_set
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "registration"
 
 
 @pytest.fixture()
-def repo(tmp_path: Path) -> Path:
+def repo(registration_repo: Path) -> Path:
     """A repository-shaped folder: gold sources, inbox/fx/splits.json, the fixture spec."""
-    (tmp_path / "gold_src").mkdir()
-    for name in ("terms_facebook.csv", "mini.tbx"):
-        shutil.copyfile(FIX / name, tmp_path / "gold_src" / name)
-    (tmp_path / "inbox" / "fx").mkdir(parents=True)
-    shutil.copyfile(FIX / "splits.json", tmp_path / "inbox" / "fx" / "splits.json")
-    (tmp_path / "registrations" / "specs").mkdir(parents=True)
-    shutil.copyfile(FIX / "spec_fixture.json", tmp_path / "registrations" / "specs" / "fx.json")
-    pl.read_ndjson(FIX / "units.jsonl").write_parquet(tmp_path / "tm_units.parquet")
-    return tmp_path
+    return registration_repo
 
 
 def _term(src: str, expected: str) -> Convention:

@@ -16,7 +16,6 @@ from assets.cli import main
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
-from tests.assets.test_cli_registration import FIX
 from tests.conftest import REPO_ROOT, write_sealed_set
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
@@ -121,15 +120,9 @@ def _term(src: str, expected: str) -> Convention:
                       tgt_lang="fr", support=2)
 
 
-def test_with_a_registration_the_rows_are_filed_for_its_precision_gate(tmp_path: Path,
+def test_with_a_registration_the_rows_are_filed_for_its_precision_gate(registration_repo: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "gold_src").mkdir()
-    for name in ("terms_facebook.csv", "mini.tbx"):
-        shutil.copyfile(FIX / name, tmp_path / "gold_src" / name)
-    (tmp_path / "inbox" / "fx").mkdir(parents=True)
-    shutil.copyfile(FIX / "splits.json", tmp_path / "inbox" / "fx" / "splits.json")
-    (tmp_path / "registrations" / "specs").mkdir(parents=True)
-    shutil.copyfile(FIX / "spec_fixture.json", tmp_path / "registrations" / "specs" / "fx.json")
+    tmp_path = registration_repo
     assert main(["register", "--client", "fx", "--root", str(tmp_path)]) == 0
     set_dir = write_sealed_set(tmp_path / "rules_out" / "fx" / "s1", [_term("air mass", "masse d'air"), _term("fever", "fièvre")],
                                {"client": "fx"})
