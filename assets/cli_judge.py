@@ -47,6 +47,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--reference-system", action="extend", nargs="+", dest="reference_systems", metavar="NAME",
                         help="systems used as references, not judged (default: ref and refB where present)")
     parser.add_argument("--exclude-system", action="extend", nargs="+", default=[], dest="exclude_systems", metavar="NAME")
+    parser.add_argument("--lp", nargs=2, metavar=("TRAIN_LP", "TEST_LP"),
+                        help="language pairs of --train and --test, e.g. en-de zh-en (default: from the files: "
+                             "Marot doc names ':en-de', else the file name)")
     parser.add_argument("--conventions", type=Path, metavar="PATH", help="convention set for the SCS criteria "
                         "(default: pipelines/judge/conventions/ted.jsonl)")
     parser.add_argument("--llm-criteria", type=Path, metavar="PATH", help="criteria set with the LLM concepts "
@@ -63,20 +66,26 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.judge.job import JudgeJob, run_judge
+    import dataclasses
+
+    from pipelines.judge.job import JudgeJob, load_job_samples, run_judge
     from pipelines.judge.report import EVAL_HEADERS, eval_rows
     from pipelines.judge.samples import DEFAULT_REFERENCES
+    from pipelines.metaeval.mqm import check_lp
 
     if args.bootstrap < 0 or (args.sample is not None and args.sample < 2) or args.per_concept < 0:
         raise SystemExit("housestyle judge: error: --bootstrap/--per-concept must be >= 0 and --sample >= 2")
-    llm = _llm_settings(args) if args.criteria in ("llm", "both") else None
+    lps = tuple(check_lp(lp) for lp in args.lp) if args.lp else (None, None)
     job = JudgeJob(train=args.train, test=args.test, criteria=args.criteria, out=args.out, sample=args.sample,
                    seed=args.seed, n_bootstrap=args.bootstrap,
                    reference_systems=tuple(args.reference_systems or DEFAULT_REFERENCES),
-                   exclude_systems=tuple(args.exclude_systems), conventions=args.conventions, llm=llm,
-                   analyses=not args.no_analyses, command=_command(args))
+                   exclude_systems=tuple(args.exclude_systems), conventions=args.conventions,
+                   analyses=not args.no_analyses, command=_command(args), lps=(lps[0], lps[1]))
+    samples = load_job_samples(job)  # both MQM files checked before any model or criterion is loaded
+    llm = _llm_settings(args) if args.criteria in ("llm", "both") else None
+    job = dataclasses.replace(job, llm=llm)
     try:
-        outputs = run_judge(job, log=lambda m: print(m, file=sys.stderr, flush=True))
+        outputs = run_judge(job, log=lambda m: print(m, file=sys.stderr, flush=True), samples=samples)
     finally:
         if llm is not None:
             llm.backend.close()
@@ -91,6 +100,7 @@ def _command(args: argparse.Namespace) -> str:
              "--out", str(args.out)]
     words += ["--sample", str(args.sample)] if args.sample is not None else []
     words += ["--seed", str(args.seed), "--bootstrap", str(args.bootstrap)]
+    words += ["--lp", *args.lp] if args.lp else []
     for name in args.reference_systems or ():
         words += ["--reference-system", name]
     for name in args.exclude_systems:

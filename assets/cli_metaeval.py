@@ -24,6 +24,9 @@ def register(subparsers: Any) -> None:
                     "paired-bootstrap intervals, per language pair and pooled.")
     parser.add_argument("--mqm", action="extend", nargs="+", required=True, type=Path, metavar="FILE",
                         help="WMT MQM TSV, one per language pair (repeatable)")
+    parser.add_argument("--lp", action="extend", nargs="+", default=[], metavar="LP", dest="lps",
+                        help="language pair of each --mqm file, in the same order, e.g. en-de (default: from the "
+                             "file: Marot doc names ':en-de', else the file name)")
     parser.add_argument("--reference-system", action="extend", nargs="+", required=True, metavar="NAME",
                         dest="reference_systems",
                         help="system used as reference; several = multi-reference; never ranked (repeatable)")
@@ -49,7 +52,7 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from pipelines.metaeval.meta_eval import meta_evaluate
-    from pipelines.metaeval.mqm import load_mqm
+    from pipelines.metaeval.mqm import check_lp, load_mqm
     from pipelines.metaeval.report import (
         mqm_markdown,
         results_markdown,
@@ -60,14 +63,23 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bootstrap < 0:
         raise ConfigError("--bootstrap must be >= 0")
-    results = meta_evaluate(list(args.mqm), list(args.reference_systems), n_bootstrap=args.bootstrap,
+    if args.lps and len(args.lps) != len(args.mqm):
+        raise ConfigError(f"--lp gives {len(args.lps)} language pair(s) for {len(args.mqm)} --mqm file(s); give one per file")
+    lps: list[str | None] = [check_lp(lp) for lp in args.lps] or [None] * len(args.mqm)
+    datas = [load_mqm(path, lp=lp) for path, lp in zip(args.mqm, lps)]  # every file checked before any metric
+    for data in datas:
+        dropped = ", ".join(f"{n} {reason.replace('_', '-')} rows dropped" for reason, n in sorted(data.dropped.items()))
+        print(f"{data.path}: {data.layout} layout, {data.lp}, {data.segments.height} rated outputs"
+              + (f"; {dropped}" if dropped else ""), file=sys.stderr)
+    results = meta_evaluate(datas, list(args.reference_systems), n_bootstrap=args.bootstrap,
                             seed=args.seed, exclude_systems=list(args.exclude_systems),
                             include_human=args.include_human)
     args.out.mkdir(parents=True, exist_ok=True)
     parquet, markdown = args.out / "meta_eval.parquet", args.out / "meta_eval.md"
     atomic.write_with(parquet, results.write_parquet)
     command = "housestyle meta-eval " + " ".join(
-        [*(f"--mqm {p}" for p in args.mqm), *(f"--reference-system {r}" for r in args.reference_systems),
+        [*(f"--mqm {p}" for p in args.mqm), *(f"--lp {lp}" for lp in args.lps),
+         *(f"--reference-system {r}" for r in args.reference_systems),
          *(f"--exclude-system {e}" for e in args.exclude_systems), *(["--include-human"] if args.include_human else []),
          f"--out {args.out}", f"--bootstrap {args.bootstrap}", f"--seed {args.seed}"])
     interval = f"95% paired-bootstrap intervals over segments, {args.bootstrap} resamples, seed {args.seed}"
@@ -77,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         f"Command: `{command}`\n\n{interval}. Human score = -MQM; segment level = flattened "
         "(no grouping) tau-b; pooled accuracy over the union of system pairs, pooled correlations = "
         "mean over language pairs.\n\n"
-        f"{results_markdown(results)}\n\n## Human MQM per system\n\n{mqm_markdown([load_mqm(p) for p in args.mqm])}\n\n"
+        f"{results_markdown(results)}\n\n## Human MQM per system\n\n{mqm_markdown(datas)}\n\n"
         f"## Signatures\n\n{signatures_markdown(results)}\n")
     rows = [{"lp": r["lp"], "metric": r["metric"], "references": r["references"], "level": r["level"],
              "pairwise accuracy": _cell(r, "pairwise_accuracy"), "Pearson": _cell(r, "pearson"),

@@ -1,14 +1,20 @@
 """A whole judge run, shared by `housestyle judge` and the ``acceptance_judgements`` asset: prepare both
 language pairs, train on the first, evaluate on the second, write every table.
 
-Files written to ``out``: judge_eval.parquet (+ .md), criteria_vectors_<lp>.parquet (z(x), one row
-per sample; ``criteria_vectors_<lp>_per_concept.parquet`` for the per-concept subset),
-llm_cost_<lp>.parquet, sample_efficiency.parquet, importance.parquet, models/<view>/<model>.joblib
+Both MQM files are read and checked before any criterion is computed, so a bad test file is refused
+in seconds, not after the training file's preparation.
+
+Files written to ``out`` (``<key>`` = ``<role>_<lp>_<sha8>``: train/test, language pair, first 8 hex
+of the MQM file's SHA-256 — a train and a test file of the same pair never overwrite each other):
+judge_eval.parquet (+ .md), criteria_vectors_<key>.parquet (z(x), one row per sample;
+``criteria_vectors_<key>_per_concept.parquet`` for the per-concept subset), zero_shot_<key>.parquet,
+llm_cost_<key>.parquet, sample_efficiency.parquet, importance.parquet, models/<view>/<model>.joblib
 + .json (training language and criteria version), criteria/<name>.json (the sets used).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,7 +39,9 @@ from pipelines.judge.run import (
     judge_transfer,
     models_folder,
 )
-from pipelines.judge.samples import DEFAULT_REFERENCES
+from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_samples
+
+ROLES = ("train", "test")
 
 
 @dataclass
@@ -51,6 +59,7 @@ class JudgeJob:
     llm: LlmSettings | None = None
     analyses: bool = True
     command: str = ""
+    lps: tuple[str | None, str | None] = (None, None)  # --lp for (train, test); None = from the file
 
 
 @dataclass
@@ -61,13 +70,21 @@ class JudgeOutputs:
     seconds: float = 0.0
 
 
-def run_judge(job: JudgeJob, log: Log = lambda _m: None) -> JudgeOutputs:
+def load_job_samples(job: JudgeJob) -> tuple[Samples, Samples]:
+    """Both files read, checked and labelled (seconds): an InputError here costs no preparation."""
+    train, test = (load_samples(path, job.reference_systems, job.exclude_systems, lp=lp)
+                   for path, lp in ((job.train, job.lps[0]), (job.test, job.lps[1])))
+    return train, test
+
+
+def run_judge(job: JudgeJob, log: Log = lambda _m: None, samples: tuple[Samples, Samples] | None = None) -> JudgeOutputs:
+    """The whole run; ``samples``: the output of ``load_job_samples`` when the caller checked first."""
     started = time.perf_counter()
+    loaded = samples or load_job_samples(job)
     det = load_criteria("deterministic")
-    langs = [prepare_language(path, criteria=job.criteria, sample=job.sample, seed=job.seed,
-                              reference_systems=job.reference_systems, exclude_systems=job.exclude_systems,
+    langs = [prepare_language(samples, criteria=job.criteria, sample=job.sample, seed=job.seed,
                               conventions_path=job.conventions, deterministic_criteria=det, llm=job.llm, log=log)
-             for path in (job.train, job.test)]
+             for samples in loaded]
     train, test = langs
     sets: dict[str, CriteriaSet] = {"deterministic": det}
     if job.llm is not None:
@@ -95,8 +112,8 @@ def run_judge(job: JudgeJob, log: Log = lambda _m: None) -> JudgeOutputs:
     if aggregators:
         files.append(_write(pl.concat(aggregators), job.out / "llm_aggregator.parquet"))
     wall: dict[str, float] = {}
-    for data in langs:
-        files += _language_files(data, job.out)
+    for role, data in zip(ROLES, langs):
+        files += _language_files(data, job.out, language_key(role, data))
         wall.update({f"{data.lp}:{k}": v for k, v in data.wall_seconds.items()})
     for name, criteria in sets.items():
         files.append(save_criteria(criteria, job.out / "criteria" / f"{name}.json"))
@@ -111,8 +128,13 @@ def _write(frame: pl.DataFrame, path: Path) -> Path:
     return atomic.write_with(path, frame.write_parquet)
 
 
-def _language_files(data: LanguageData, out: Path) -> list[Path]:
-    lp = data.lp.replace("/", "_")
+def language_key(role: str, data: LanguageData) -> str:
+    """``train_en-de_1a2b3c4d``: role, pair and the MQM file's content hash (from its signature)."""
+    sha = data.samples.signature.split("sha256:", 1)[1][:8] if "sha256:" in data.samples.signature else "nohash"
+    return f"{role}_{re.sub(r'[^A-Za-z0-9_-]', '_', data.lp)}_{sha}"
+
+
+def _language_files(data: LanguageData, out: Path, lp: str) -> list[Path]:
     files = [_write(data.vectors.with_columns(pl.lit(data.lp).alias("lp")), out / f"criteria_vectors_{lp}.parquet")]
     if data.per_concept is not None:
         files.append(_write(data.per_concept.with_columns(pl.lit(data.lp).alias("lp")),

@@ -73,14 +73,15 @@ def choose_samples(samples: Samples, n: int | None, seed: int) -> pl.DataFrame:
     return samples.frame if n is None else stratified_sample(samples.frame, n, seed)
 
 
-def prepare_language(path: Path | str, *, criteria: str, sample: int | None = None, seed: int = 0,
+def prepare_language(source: Path | str | Samples, *, criteria: str, sample: int | None = None, seed: int = 0,
                      reference_systems: Sequence[str] = DEFAULT_REFERENCES, exclude_systems: Sequence[str] = (),
                      conventions_path: Path | None = None, deterministic_criteria: CriteriaSet | None = None,
                      llm: LlmSettings | None = None, log: Log = lambda _m: None) -> LanguageData:
-    """Everything the judge needs from one MQM file (labels are carried along, used only to score)."""
+    """Everything the judge needs from one MQM file, or its samples already loaded (labels are carried
+    along, used only to score)."""
     if criteria not in CRITERIA_MODES:
         raise ValueError(f"criteria must be one of {CRITERIA_MODES}, not {criteria!r}")
-    samples = load_samples(path, reference_systems, exclude_systems)
+    samples = source if isinstance(source, Samples) else load_samples(source, reference_systems, exclude_systems)
     chosen = choose_samples(samples, sample, seed)
     log(f"{samples.lp}: {samples.frame.height} outputs, {chosen.height} chosen "
         f"({int(chosen['not_acceptable'].sum())} not acceptable)")

@@ -133,13 +133,15 @@ def _importance(x: np.ndarray, y: np.ndarray, xt: np.ndarray, yt: np.ndarray, co
     """Random-forest Gini importance per language: a forest fitted on EACH language's own labels (an
     analysis of what matters where, not a transfer model), Spearman rho vs the training language's."""
     profiles = {}
-    for lp, (xx, yy) in ((train_lp, (x, y)), (test_lp, (xt, yt))):
+    # a train and a test file of the same pair must not overwrite each other's profile
+    train_key, test_key = (train_lp, test_lp) if train_lp != test_lp else (f"{train_lp} (train)", f"{test_lp} (test)")
+    for lp, (xx, yy) in ((train_key, (x, y)), (test_key, (xt, yt))):
         try:
             forest = fit_model("random_forest", xx, yy).named_steps["model"]
         except TooFewSamples:
             return None  # one class in a language's labels: no importance profile to compare
         profiles[lp] = np.asarray(forest.feature_importances_, dtype=float)
-    return importance_profiles(profiles, columns, train_lp)
+    return importance_profiles(profiles, columns, train_key)
 
 
 def zero_shot_predictions(data: LanguageData, rows: pl.DataFrame) -> np.ndarray:

@@ -2,9 +2,10 @@
 
 Label rule (``not_acceptable`` = 1), stated once here and in the report:
 - an output is NOT acceptable when any rater marked at least one error of severity ``Major`` on it
-  (case-insensitive), whatever the category, EXCEPT category ``Source error`` (a fault of the
-  source text, not of the translation); an error of category ``Non-translation`` counts as not
-  acceptable whatever its severity (upstream weighs it 25, above a Major error);
+  (case-insensitive), whatever the category, EXCEPT a category starting ``Source`` (TED's ``Source
+  error``, Marot's ``Source issue``: a fault of the source text, not of the translation) and one the
+  file's weighting scores 0 (Marot's ``Creative Reinterpretation``: intent kept); an error of
+  category ``Non-translation`` counts as not acceptable whatever its severity (upstream weighs it 25, above a Major error);
 - ``Minor``, ``Neutral`` and ``No-error`` rows never make an output unacceptable, so an output whose
   only rows are ``No-error`` or Minor errors is acceptable;
 - human references are NOT samples: the systems named as references (default ``ref`` and, where
@@ -25,7 +26,8 @@ from pipelines.errors import InputError
 from pipelines.metaeval.mqm import MqmData, load_mqm
 
 DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
-LABEL_RULE = ("not_acceptable = any Major error (category 'Source error' ignored) or any Non-translation error; "
+LABEL_RULE = ("not_acceptable = any Major error (categories 'Source …' and zero-weight ones such as 'Creative "
+              "Reinterpretation' ignored) or any Non-translation error; "
               "Minor/Neutral/No-error never; human references are not samples")
 
 SAMPLES_SCHEMA: dict[str | Any, Any] = {
@@ -55,7 +57,7 @@ class Samples:
 def _unacceptable_rows(errors: pl.DataFrame) -> pl.DataFrame:
     severity = pl.col("severity").str.strip_chars().str.to_lowercase()
     category = pl.col("category").str.strip_chars().str.to_lowercase()
-    is_major = (severity == "major") & ~category.str.starts_with("source error")
+    is_major = (severity == "major") & ~category.str.starts_with("source") & (pl.col("weight") > 0)
     non_translation = category.str.starts_with("non-translation")
     return (errors.with_columns((is_major | non_translation).alias("_bad"), is_major.alias("_major"))
             .group_by("system", "seg_id")
@@ -90,14 +92,14 @@ def samples_from_mqm(data: MqmData, reference_systems: Sequence[str] = DEFAULT_R
                            pl.lit(data.lp).alias("lp"))
              .select(list(SAMPLES_SCHEMA)).cast(dict(SAMPLES_SCHEMA)).sort("seg_id", "system"))
     src, _, tgt = data.lp.partition("-")
-    signature = f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source-error)"
+    signature = f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source,no-zero-weight)"
     return Samples(data.lp, src, tgt, frame, refs, signature)
 
 
 def load_samples(path: Path | str, reference_systems: Sequence[str] = DEFAULT_REFERENCES,
-                 exclude_systems: Sequence[str] = ()) -> Samples:
-    """Read one MQM TSV (pipelines.metaeval.mqm) and label its outputs."""
-    return samples_from_mqm(load_mqm(path), reference_systems, exclude_systems)
+                 exclude_systems: Sequence[str] = (), *, lp: str | None = None) -> Samples:
+    """Read one MQM file (pipelines.metaeval.mqm, any layout) and label its outputs."""
+    return samples_from_mqm(load_mqm(path, lp=lp), reference_systems, exclude_systems)
 
 
 def stratified_sample(frame: pl.DataFrame, n: int, seed: int) -> pl.DataFrame:

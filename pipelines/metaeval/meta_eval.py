@@ -260,7 +260,7 @@ def references_from_systems(data: MqmData, reference_systems: Sequence[str]) -> 
 
 
 def meta_evaluate(
-    mqm_files: Sequence[Path],
+    mqm_files: Sequence[Path | MqmData],
     reference_systems: Sequence[str],
     *,
     n_bootstrap: int = 1000,
@@ -284,9 +284,10 @@ def meta_evaluate(
         raise ValueError("at least one reference system is required")
     lps: list[LanguagePair] = []
     for path in mqm_files:
-        data = load_mqm(path)
+        data = path if isinstance(path, MqmData) else load_mqm(path)
         if any(lp.data.lp == data.lp for lp in lps):
-            raise InputError(f"two MQM files for language pair {data.lp}", path=str(path))
+            raise InputError(f"two MQM files for language pair {data.lp} (give each its own with --lp)",
+                             path=str(data.path))
         lps.append(LanguagePair.build(data, reference_systems, exclude_systems, (segments or {}).get(data.lp),
                                       include_human=include_human))
     views: dict[str, list[MetricView]] = {}

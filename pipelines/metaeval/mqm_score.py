@@ -28,7 +28,8 @@ SPAN_TAG_RE = re.compile(r"</?v>")
 class Weighting(Protocol):
     """One weighting rule: does it cover (severity, category), and with which weight."""
 
-    weight: float
+    @property
+    def weight(self) -> float: ...
 
     def matches(self, severity: str, category: str) -> bool: ...
 

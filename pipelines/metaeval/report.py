@@ -47,7 +47,9 @@ def mqm_markdown(datas: Sequence[MqmData], digits: int = 4) -> str:
     """System-level MQM per lp (error points, lower is better), as in the upstream README tables."""
     parts = []
     for data in datas:
-        lines = [f"**{data.lp}** (`{data.signature}`)", "", "| rank | system | MQM | segments |", "|---|---|---|---|"]
+        dropped = "".join(f"; {n} {reason.replace('_', '-')} rows dropped" for reason, n in sorted(data.dropped.items()))
+        lines = [f"**{data.lp}** ({data.layout} layout{dropped}; `{data.signature}`)", "",
+                 "| rank | system | MQM | segments |", "|---|---|---|---|"]
         for row in data.system_scores().iter_rows(named=True):
             lines.append(f"| {row['rank']} | {row['system']} | {row['mqm']:.{digits}f} | {row['n_segments']} |")
         parts.append("\n".join(lines))
