@@ -52,7 +52,7 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from pipelines.metaeval.meta_eval import meta_evaluate
-    from pipelines.metaeval.mqm import check_lp, load_mqm
+    from pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
     from pipelines.metaeval.report import (
         mqm_markdown,
         results_markdown,
@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if args.lps and len(args.lps) != len(args.mqm):
         raise ConfigError(f"--lp gives {len(args.lps)} language pair(s) for {len(args.mqm)} --mqm file(s); give one per file")
     lps: list[str | None] = [check_lp(lp) for lp in args.lps] or [None] * len(args.mqm)
+    for path in args.mqm:
+        sniff_layout(path)  # every header checked before any file is read in full
     datas = [load_mqm(path, lp=lp) for path, lp in zip(args.mqm, lps)]  # every file checked before any metric
     for data in datas:
         dropped = ", ".join(f"{n} {reason.replace('_', '-')} rows dropped" for reason, n in sorted(data.dropped.items()))

@@ -40,6 +40,7 @@ from pipelines.judge.run import (
     models_folder,
 )
 from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_samples
+from pipelines.metaeval.mqm import sniff_layout
 
 ROLES = ("train", "test")
 
@@ -71,7 +72,10 @@ class JudgeOutputs:
 
 
 def load_job_samples(job: JudgeJob) -> tuple[Samples, Samples]:
-    """Both files read, checked and labelled (seconds): an InputError here costs no preparation."""
+    """Both files read, checked and labelled (seconds): an InputError here costs no preparation.
+    Both headers are checked first, so a wrong test file is refused before the training file is read."""
+    for path in (job.train, job.test):
+        sniff_layout(path)
     train, test = (load_samples(path, job.reference_systems, job.exclude_systems, lp=lp)
                    for path, lp in ((job.train, job.lps[0]), (job.test, job.lps[1])))
     return train, test

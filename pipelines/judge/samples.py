@@ -1,7 +1,8 @@
 """Labelled samples from an MQM file: one row per (system, source segment) output.
 
 Label rule (``not_acceptable`` = 1), stated once here and in the report:
-- an output is NOT acceptable when any rater marked at least one error of severity ``Major`` on it
+- an output is NOT acceptable when any rater marked at least one error of severity ``Major`` (or
+  Marot's ``Critical``) on it
   (case-insensitive), whatever the category, EXCEPT a category starting ``Source`` (TED's ``Source
   error``, Marot's ``Source issue``: a fault of the source text, not of the translation) and one the
   file's weighting scores 0 (Marot's ``Creative Reinterpretation``: intent kept); an error of
@@ -57,7 +58,7 @@ class Samples:
 def _unacceptable_rows(errors: pl.DataFrame) -> pl.DataFrame:
     severity = pl.col("severity").str.strip_chars().str.to_lowercase()
     category = pl.col("category").str.strip_chars().str.to_lowercase()
-    is_major = (severity == "major") & ~category.str.starts_with("source") & (pl.col("weight") > 0)
+    is_major = severity.is_in(["major", "critical"]) & ~category.str.starts_with("source") & (pl.col("weight") > 0)
     non_translation = category.str.starts_with("non-translation")
     return (errors.with_columns((is_major | non_translation).alias("_bad"), is_major.alias("_major"))
             .group_by("system", "seg_id")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from pipelines.errors import ConfigError, InputError
@@ -34,7 +35,7 @@ from pipelines.metaeval.mqm_score import (
 from pipelines.metaeval.mqm_tsv import tsv_records
 
 __all__ = ["DEFAULT_WEIGHTS", "LAYOUTS", "MqmData", "WeightRule", "check_lp", "error_weight", "layout_for",
-           "load_mqm", "lp_from_path", "strip_spans", "weights_signature"]
+           "load_mqm", "lp_from_path", "sniff_layout", "strip_spans", "weights_signature"]
 
 LAYOUTS: tuple[Layout, ...] = (mqm_ted.LAYOUT, mqm_marot.LAYOUT)
 _LP_RE = re.compile(r"^([a-z]{2,3})-?([a-z]{2,3})$")
@@ -71,6 +72,24 @@ def layout_for(header: list[str], path: Path) -> Layout:
     raise InputError(f"not a known MQM layout (header {header[:12]}); expected {known}", path=str(path), location=1)
 
 
+def _header(path: Path, records: Iterator[tuple[int, list[str]]]) -> tuple[list[str], Layout]:
+    first = next(records, None)
+    if first is None:
+        raise InputError("empty MQM file (no header line)", path=str(path), location=1)
+    header = [h.strip() for h in first[1]]
+    return header, layout_for(header, path)
+
+
+def sniff_layout(path: Path | str) -> Layout:
+    """The file's layout from its header line alone (milliseconds): a wrong or empty file is refused
+    before any other file is read in full."""
+    records = tsv_records(Path(path))
+    try:
+        return _header(Path(path), records)[1]
+    finally:
+        records.close()
+
+
 def _file_sha(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -84,11 +103,7 @@ def load_mqm(path: Path | str, *, lp: str | None = None, weights: tuple[Weightin
     ``weights`` default to the layout's own (TED: mt-metrics-eval; Marot: Marot's defaults)."""
     path = Path(path)
     records = tsv_records(path)
-    first = next(records, None)
-    if first is None:
-        raise InputError("empty MQM file (no header line)", path=str(path), location=1)
-    header = [h.strip() for h in first[1]]
-    layout = layout_for(header, path)
+    header, layout = _header(path, records)
     rules = layout.weights if weights is None else weights
     dropped: Counter[str] = Counter()
     segments, errors = score_rows(layout.rows(path, header, records, dropped), path=path, weights=rules)

@@ -2,7 +2,7 @@
 
 Google's files are tab-separated UTF-8 read with csv.QUOTE_NONE (quotes are literal text), one record
 per line. Every line is decoded on its own, so an undecodable byte, a line over ``MAX_LINE_BYTES``,
-a NUL or a field over the csv limit is one InputError naming the file and line — never a traceback.
+a NUL, a lone CR or a field over the csv limit is one InputError naming the file and line — never a traceback.
 An archive must hold exactly one regular ``.tsv`` member of at most ``MAX_BYTES``; nothing is
 extracted to disk.
 """
@@ -68,7 +68,13 @@ def _decoded(handle: IO[bytes], path: Path) -> Iterator[tuple[int, str]]:
             raise InputError(f"not UTF-8 (byte {error.start} of the line)", path=str(path), location=line) from None
         if line == 1:
             text = text.removeprefix("\ufeff")
-        yield line, text.rstrip("\r\n")
+        text = text.rstrip("\r\n")
+        if "\0" in text:
+            raise InputError("NUL byte in line (binary data?)", path=str(path), location=line)
+        if "\r" in text:
+            raise InputError("carriage return inside a line (CR-only line ends?); lines must end in LF or CRLF",
+                             path=str(path), location=line)
+        yield line, text
 
 
 def tsv_records(path: Path) -> Iterator[tuple[int, list[str]]]:
