@@ -33,7 +33,8 @@ def test_deterministic_job(toy_ende: Path, toy_zhen: Path, tmp_path: Path) -> No
         assert 0.0 <= row["balanced_accuracy"] <= 1.0 and row["n_samples"] == 32 and row["n_segments"] == 8
     judge = load_judge(tmp_path / "models" / "deterministic" / "logistic_regression.joblib")
     assert judge.train_lp == "en-de" and judge.criteria_signature == load_criteria("deterministic").signature
-    vectors = pl.read_parquet(tmp_path / "criteria_vectors_zh-en.parquet")
+    (vector_file,) = tmp_path.glob("criteria_vectors_test_zh-en_*.parquet")
+    vectors = pl.read_parquet(vector_file)
     assert vectors.height == 32 and vectors.select("system", "seg_id").n_unique() == 32
     assert (tmp_path / "sample_efficiency.parquet").is_file() and (tmp_path / "importance.parquet").is_file()
     assert "Label rule" in out.markdown and "logistic_regression (primary)" in out.markdown
@@ -52,7 +53,8 @@ def test_llm_criteria_paths_with_a_scripted_model(toy_ende: Path, toy_zhen: Path
     assert set(per["n_samples"].to_list()) == {12}
     joint = table.filter((pl.col("criteria") == "llm") & (pl.col("llm_mode") == "joint"))
     assert set(joint["n_samples"].to_list()) == {20}
-    cost = pl.read_parquet(tmp_path / "o" / "llm_cost_zh-en.parquet")
+    (cost_file,) = (tmp_path / "o").glob("llm_cost_test_zh-en_*.parquet")
+    cost = pl.read_parquet(cost_file)
     assert set(cost["mode"].to_list()) == {"joint", "per_concept", "zero_shot"}
     assert cost.filter(pl.col("mode") == "joint")["calls"].to_list() == [1] * 20
     assert "## LLM cost" in out.markdown
