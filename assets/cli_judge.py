@@ -66,24 +66,24 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dataclasses
-
-    from pipelines.judge.job import JudgeJob, load_job_samples, run_judge
-    from pipelines.judge.report import EVAL_HEADERS, eval_rows
-    from pipelines.judge.samples import DEFAULT_REFERENCES
+    from pipelines.judge.samples import DEFAULT_REFERENCES, load_pair
     from pipelines.metaeval.mqm import check_lp
 
     if args.bootstrap < 0 or (args.sample is not None and args.sample < 2) or args.per_concept < 0:
         raise SystemExit("housestyle judge: error: --bootstrap/--per-concept must be >= 0 and --sample >= 2")
-    lps = tuple(check_lp(lp) for lp in args.lp) if args.lp else (None, None)
-    job = JudgeJob(train=args.train, test=args.test, criteria=args.criteria, out=args.out, sample=args.sample,
-                   seed=args.seed, n_bootstrap=args.bootstrap,
-                   reference_systems=tuple(args.reference_systems or DEFAULT_REFERENCES),
-                   exclude_systems=tuple(args.exclude_systems), conventions=args.conventions,
-                   analyses=not args.no_analyses, command=_command(args), lps=(lps[0], lps[1]))
-    samples = load_job_samples(job)  # both MQM files checked before any model or criterion is loaded
+    lps = (check_lp(args.lp[0]), check_lp(args.lp[1])) if args.lp else (None, None)
+    references = tuple(args.reference_systems or DEFAULT_REFERENCES)
+    # both MQM files read and checked before scikit-learn, the criteria or any LLM backend is loaded
+    samples = load_pair(args.train, args.test, references, tuple(args.exclude_systems), lps)
+
+    from pipelines.judge.job import JudgeJob, run_judge
+    from pipelines.judge.report import EVAL_HEADERS, eval_rows
+
     llm = _llm_settings(args) if args.criteria in ("llm", "both") else None
-    job = dataclasses.replace(job, llm=llm)
+    job = JudgeJob(train=args.train, test=args.test, criteria=args.criteria, out=args.out, sample=args.sample,
+                   seed=args.seed, n_bootstrap=args.bootstrap, reference_systems=references,
+                   exclude_systems=tuple(args.exclude_systems), conventions=args.conventions, llm=llm,
+                   analyses=not args.no_analyses, command=_command(args), lps=lps)
     try:
         outputs = run_judge(job, log=lambda m: print(m, file=sys.stderr, flush=True), samples=samples)
     finally:

@@ -51,15 +51,8 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.metaeval.meta_eval import meta_evaluate
-    from pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
-    from pipelines.metaeval.report import (
-        mqm_markdown,
-        results_markdown,
-        signatures_markdown,
-    )
-
     from pipelines.errors import ConfigError
+    from pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
 
     if args.bootstrap < 0:
         raise ConfigError("--bootstrap must be >= 0")
@@ -73,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
         dropped = ", ".join(f"{n} {reason.replace('_', '-')} rows dropped" for reason, n in sorted(data.dropped.items()))
         print(f"{data.path}: {data.layout} layout, {data.lp}, {data.segments.height} rated outputs"
               + (f"; {dropped}" if dropped else ""), file=sys.stderr)
+    from pipelines.metaeval.meta_eval import meta_evaluate  # metrics libraries: only once the inputs are good
+    from pipelines.metaeval.report import mqm_markdown, results_markdown, signatures_markdown
+
     results = meta_evaluate(datas, list(args.reference_systems), n_bootstrap=args.bootstrap,
                             seed=args.seed, exclude_systems=list(args.exclude_systems),
                             include_human=args.include_human)

@@ -39,8 +39,7 @@ from pipelines.judge.run import (
     judge_transfer,
     models_folder,
 )
-from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_samples
-from pipelines.metaeval.mqm import sniff_layout
+from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_pair
 
 ROLES = ("train", "test")
 
@@ -71,20 +70,11 @@ class JudgeOutputs:
     seconds: float = 0.0
 
 
-def load_job_samples(job: JudgeJob) -> tuple[Samples, Samples]:
-    """Both files read, checked and labelled (seconds): an InputError here costs no preparation.
-    Both headers are checked first, so a wrong test file is refused before the training file is read."""
-    for path in (job.train, job.test):
-        sniff_layout(path)
-    train, test = (load_samples(path, job.reference_systems, job.exclude_systems, lp=lp)
-                   for path, lp in ((job.train, job.lps[0]), (job.test, job.lps[1])))
-    return train, test
-
-
 def run_judge(job: JudgeJob, log: Log = lambda _m: None, samples: tuple[Samples, Samples] | None = None) -> JudgeOutputs:
-    """The whole run; ``samples``: the output of ``load_job_samples`` when the caller checked first."""
+    """The whole run; ``samples``: the two files' samples (``samples.load_pair``) when the caller
+    checked them first, else they are loaded here — before anything else."""
     started = time.perf_counter()
-    loaded = samples or load_job_samples(job)
+    loaded = samples or load_pair(job.train, job.test, job.reference_systems, job.exclude_systems, job.lps)
     det = load_criteria("deterministic")
     langs = [prepare_language(samples, criteria=job.criteria, sample=job.sample, seed=job.seed,
                               conventions_path=job.conventions, deterministic_criteria=det, llm=job.llm, log=log)

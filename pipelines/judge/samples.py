@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.errors import InputError
-from pipelines.metaeval.mqm import MqmData, load_mqm
+from pipelines.metaeval.mqm import MqmData, load_mqm, sniff_layout
 
 DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
 LABEL_RULE = ("not_acceptable = any Major error (categories 'Source …' and zero-weight ones such as 'Creative "
@@ -101,6 +101,17 @@ def load_samples(path: Path | str, reference_systems: Sequence[str] = DEFAULT_RE
                  exclude_systems: Sequence[str] = (), *, lp: str | None = None) -> Samples:
     """Read one MQM file (pipelines.metaeval.mqm, any layout) and label its outputs."""
     return samples_from_mqm(load_mqm(path, lp=lp), reference_systems, exclude_systems)
+
+
+def load_pair(train: Path, test: Path, reference_systems: Sequence[str] = DEFAULT_REFERENCES,
+              exclude_systems: Sequence[str] = (), lps: tuple[str | None, str | None] = (None, None)
+              ) -> tuple[Samples, Samples]:
+    """A judge's two files read, checked and labelled (seconds), before any criterion or model: both
+    headers first, so a wrong test file is refused before the training file is read in full."""
+    for path in (train, test):
+        sniff_layout(path)
+    return (load_samples(train, reference_systems, exclude_systems, lp=lps[0]),
+            load_samples(test, reference_systems, exclude_systems, lp=lps[1]))
 
 
 def stratified_sample(frame: pl.DataFrame, n: int, seed: int) -> pl.DataFrame:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import tarfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -77,7 +77,7 @@ def _decoded(handle: IO[bytes], path: Path) -> Iterator[tuple[int, str]]:
         yield line, text
 
 
-def tsv_records(path: Path) -> Iterator[tuple[int, list[str]]]:
+def tsv_records(path: Path) -> Generator[tuple[int, list[str]], None, None]:
     """(line number, fields) of every line, header first; blank lines skipped."""
     with open_tsv(path) as handle:
         for line, text in _decoded(handle, path):
