@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -104,3 +105,30 @@ def test_copy_keeps_working(tmp_path: Path) -> None:
                 info.size = 3
                 tar.addfile(info, io.BytesIO(b"x\ty"))
         load_mqm(bad)
+
+
+def _awk_scores(tsv_text: bytes) -> dict[str, float]:
+    awk = shutil.which("awk")
+    if awk is None:
+        pytest.skip("awk not installed (the independent recomputation needs it)")
+    script = FIXTURE.with_name("marot_recompute.awk")
+    done = subprocess.run([awk, "-f", str(script)], input=tsv_text, capture_output=True, check=True, timeout=60)
+    return {line.split("\t")[0]: float(line.split("\t")[1]) for line in done.stdout.decode().splitlines()}
+
+
+def test_independent_awk_recomputation_agrees_on_the_toy() -> None:
+    ours = {s: round(m, 4) for s, m in load_mqm(FIXTURE).system_scores().select("system", "mqm").iter_rows()}
+    assert _awk_scores(FIXTURE.read_bytes()) == ours
+
+
+@pytest.mark.shared_data
+def test_independent_awk_recomputation_agrees_on_general_mt_2023(shared_data: Path) -> None:
+    path = shared_data / GENERAL_2023
+    if not path.is_file():
+        pytest.skip(f"generalMT2023 side-by-side MQM file not found: {path}")
+    with tarfile.open(path, "r:gz") as archive:
+        member = archive.extractfile(archive.getmembers()[0])
+        assert member is not None
+        text = member.read()
+    ours = {s: round(m, 4) for s, m in load_mqm(path).system_scores().select("system", "mqm").iter_rows()}
+    assert _awk_scores(text) == ours == GENERAL_2023_MQM
