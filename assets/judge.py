@@ -25,9 +25,12 @@ from dagster import (
 from assets.freshness import code_version
 from assets.jobs import MODEL_SERVER_RETRY
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
+from pipelines.errors import ConfigError
 from pipelines.judge.job import JudgeJob, default_llm_criteria, run_judge
 from pipelines.judge.prepare import LlmSettings
 from pipelines.judge.report import eval_markdown
+from pipelines.judge.samples import load_pair
+from pipelines.metaeval.mqm import check_lp
 
 ENV_DATA = "HOUSESTYLE_DATA"
 ENV_BACKEND = "HOUSESTYLE_GENERATOR_BACKEND"
@@ -39,6 +42,7 @@ class JudgeConfig(Config):
 
     data_dir: str | None = None
     mqm_files: list[str] = TED_FILES
+    lps: list[str] = []  # noqa: RUF012  the two files' language pairs (like --lp); empty = from the files
     both_directions: bool = True
     criteria: str = "deterministic"
     sample: int | None = None
@@ -86,6 +90,11 @@ def acceptance_judgements(context: AssetExecutionContext, config: JudgeConfig,
                    else f"mqm_files must name exactly two files, got {len(files)}")
         context.log.warning(message)
         return MaterializeResult(metadata={"status": "skipped: data absent" if missing else "skipped", "reason": message})
+    if config.lps and len(config.lps) != 2:
+        raise ConfigError(f"lps must name the two files' language pairs, got {len(config.lps)}")
+    lps = (check_lp(config.lps[0]), check_lp(config.lps[1])) if config.lps else (None, None)
+    first, second = load_pair(files[0], files[1], lps=lps)  # both files checked before any backend or criterion
+    loaded = {files[0]: first, files[1]: second}
     out_root = settings.storage / "acceptance_judgements"
     llm = _llm(config, settings.storage) if config.criteria in ("llm", "both") else None
     if config.criteria in ("llm", "both") and llm is None:
@@ -100,7 +109,7 @@ def acceptance_judgements(context: AssetExecutionContext, config: JudgeConfig,
             out = out_root / f"{train.stem}__{test.stem}__{config.criteria}"
             outputs = run_judge(JudgeJob(train=train, test=test, criteria=config.criteria, out=out, sample=config.sample,
                                          seed=config.seed, n_bootstrap=config.n_bootstrap, llm=llm),
-                                log=context.log.info)
+                                log=context.log.info, samples=(loaded[train], loaded[test]))
             tables.append(eval_markdown(outputs.table))
             for row in outputs.table.filter(outputs.table["primary"] & (outputs.table["llm_mode"] != "per_concept")
                                             ).iter_rows(named=True):

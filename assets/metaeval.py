@@ -23,7 +23,9 @@ from dagster import (
 from assets.freshness import code_version
 from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
 from pipelines import atomic
+from pipelines.errors import ConfigError
 from pipelines.metaeval.meta_eval import meta_evaluate
+from pipelines.metaeval.mqm import check_lp, load_mqm
 from pipelines.metaeval.report import results_markdown, signatures_markdown
 
 ENV_DATA = "HOUSESTYLE_DATA"
@@ -39,6 +41,7 @@ class MetaEvalConfig(Config):
     reference_systems: list[str] = ["ref"]  # noqa: RUF012
     exclude_systems: list[str] = ["refB"]  # noqa: RUF012  (zh→en's second human translation)
     include_human: bool = False  # rank the files' other human translations (ref, refA, ref-B…) too
+    lps: list[str] = []  # noqa: RUF012  one language pair per MQM file (like --lp); empty = from the files
     n_bootstrap: int = 1000
     seed: int = 0
 
@@ -64,7 +67,13 @@ def adequacy_meta_evaluation(context: AssetExecutionContext, config: MetaEvalCon
         message = f"MQM data not found: {', '.join(missing)} (set data_dir or ${ENV_DATA})"
         context.log.warning(message)
         return MaterializeResult(metadata={"status": "skipped: data absent", "missing": message})
-    results = meta_evaluate(files, config.reference_systems, exclude_systems=config.exclude_systems,
+    if config.lps and len(config.lps) != len(files):
+        raise ConfigError(f"lps gives {len(config.lps)} language pair(s) for {len(files)} MQM file(s)")
+    lps: list[str | None] = [check_lp(lp) for lp in config.lps] or [None] * len(files)
+    datas = [load_mqm(path, lp=lp) for path, lp in zip(files, lps)]  # all files checked before any metric
+    for data in datas:
+        context.log.info(f"{data.path}: {data.layout} layout, {data.lp}, dropped {dict(data.dropped) or 'nothing'}")
+    results = meta_evaluate(datas, config.reference_systems, exclude_systems=config.exclude_systems,
                             n_bootstrap=config.n_bootstrap, seed=config.seed, include_human=config.include_human)
     out_dir = settings.storage / "adequacy_meta_evaluation"
     out_dir.mkdir(parents=True, exist_ok=True)
