@@ -39,3 +39,13 @@ def test_absent_data_is_reported_not_raised(tmp_path: Path, dagster_home: Path) 
     assert str(meta["status"]).startswith("skipped")
     assert "mqm_ted_ende.tsv" in str(meta["missing"])
     assert not (tmp_path / "storage" / "adequacy_meta_evaluation").exists()
+
+
+def test_marot_file_with_lps(tmp_path: Path, dagster_home: Path) -> None:
+    """A Marot-layout file (Google's current shape); lps names its pair."""
+    config = MetaEvalConfig(data_dir=str(FIXTURES), mqm_files=["mqm_toy_marot.tsv"], lps=["en-gb"],
+                            reference_systems=["refA"], exclude_systems=[], n_bootstrap=0)
+    meta = _run(tmp_path, config)
+    assert meta["status"] == "ok"
+    df = pl.read_parquet(tmp_path / "storage" / "adequacy_meta_evaluation" / "meta_eval.parquet")
+    assert set(df["lp"]) == {"en-gb", "pooled"}
