@@ -76,9 +76,9 @@ def run_judge(job: JudgeJob, log: Log = lambda _m: None, samples: tuple[Samples,
     started = time.perf_counter()
     loaded = samples or load_pair(job.train, job.test, job.reference_systems, job.exclude_systems, job.lps)
     det = load_criteria("deterministic")
-    langs = [prepare_language(samples, criteria=job.criteria, sample=job.sample, seed=job.seed,
+    langs = [prepare_language(lang, criteria=job.criteria, sample=job.sample, seed=job.seed,
                               conventions_path=job.conventions, deterministic_criteria=det, llm=job.llm, log=log)
-             for samples in loaded]
+             for lang in loaded]
     train, test = langs
     sets: dict[str, CriteriaSet] = {"deterministic": det}
     if job.llm is not None:
@@ -106,12 +106,14 @@ def run_judge(job: JudgeJob, log: Log = lambda _m: None, samples: tuple[Samples,
     if aggregators:
         files.append(_write(pl.concat(aggregators), job.out / "llm_aggregator.parquet"))
     wall: dict[str, float] = {}
-    for role, data in zip(ROLES, langs):
+    # the cost table's language column: the pair, told apart by role when train and test share it
+    names = [d.lp if langs[0].lp != langs[1].lp else f"{d.lp} ({role})" for role, d in zip(ROLES, langs)]
+    for role, name, data in zip(ROLES, names, langs):
         files += _language_files(data, job.out, language_key(role, data))
-        wall.update({f"{data.lp}:{k}": v for k, v in data.wall_seconds.items()})
+        wall.update({f"{name}:{k}": v for k, v in data.wall_seconds.items()})
     for name, criteria in sets.items():
         files.append(save_criteria(criteria, job.out / "criteria" / f"{name}.json"))
-    costs = [d.cost.with_columns(pl.lit(d.lp).alias("lp")) for d in langs if d.cost.height]
+    costs = [d.cost.with_columns(pl.lit(name).alias("lp")) for name, d in zip(names, langs) if d.cost.height]
     text = _markdown(job, train, test, table, results, pl.concat(costs) if costs else None, wall)
     md = job.out / "judge_eval.md"
     files.append(atomic.write_text(md, text))
