@@ -3,8 +3,9 @@
 Google's files are tab-separated UTF-8 read with csv.QUOTE_NONE (quotes are literal text), one record
 per line. Every line is decoded on its own, so an undecodable byte, a line over ``MAX_LINE_BYTES``,
 a NUL, a lone CR or a field over the csv limit is one InputError naming the file and line — never a traceback.
-An archive must hold exactly one regular ``.tsv`` member of at most ``MAX_BYTES``; nothing is
-extracted to disk.
+An archive's FIRST member must be a regular ``.tsv`` file of at most ``MAX_BYTES`` (upstream's hold
+just that one); it is streamed, nothing is extracted to disk, and nothing after it is read (so a
+gzip bomb behind it costs nothing).
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ def open_tsv(path: Path) -> Iterator[IO[bytes]]:
         return
     try:
         with tarfile.open(path, mode="r:gz") as archive:
-            members = archive.getmembers()
-            if len(members) != 1 or not members[0].isfile() or not members[0].name.endswith(".tsv"):
-                names = [m.name for m in members[:5]]
-                raise InputError(f"archive must hold exactly one regular .tsv file, found {names}", path=str(path))
-            if members[0].size > MAX_BYTES:
-                raise InputError(f"{members[0].name} larger than {MAX_BYTES >> 20} MiB", path=str(path))
-            member = archive.extractfile(members[0])
+            first = archive.next()
+            if first is None or not first.isfile() or not first.name.endswith(".tsv"):
+                found = "nothing" if first is None else f"{first.name[:80]!r} ({'file' if first.isfile() else 'not a regular file'})"
+                raise InputError(f"archive must start with a regular .tsv file, found {found}", path=str(path))
+            if first.size > MAX_BYTES:
+                raise InputError(f"{first.name[:80]} larger than {MAX_BYTES >> 20} MiB", path=str(path))
+            member = archive.extractfile(first)
             if member is None:  # pragma: no cover - isfile() above
                 raise InputError("archive member unreadable", path=str(path))
             yield member

@@ -97,14 +97,20 @@ def test_copy_keeps_working(tmp_path: Path) -> None:
     copy = tmp_path / "ratings.tsv"
     shutil.copy(FIXTURE, copy)
     assert load_mqm(copy).lp == "en-de"
-    with pytest.raises(InputError, match="archive must hold exactly one"):
-        bad = tmp_path / "two.tsv.tar.gz"
-        with tarfile.open(bad, "w:gz") as tar:
-            for name in ("a.tsv", "b.tsv"):
-                info = tarfile.TarInfo(name)
-                info.size = 3
-                tar.addfile(info, io.BytesIO(b"x\ty"))
+    bad = tmp_path / "link.tsv.tar.gz"
+    with tarfile.open(bad, "w:gz") as tar:
+        link = tarfile.TarInfo("a.tsv")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tar.addfile(link)
+        info = tarfile.TarInfo("b.tsv")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"x\ty"))
+    with pytest.raises(InputError, match="must start with a regular .tsv file"):
         load_mqm(bad)
+    truncated = tmp_path / "cut.tsv.tar.gz"
+    truncated.write_bytes((tmp_path / "link.tsv.tar.gz").read_bytes()[:20])
+    with pytest.raises(InputError, match="unreadable .tar.gz"):
+        load_mqm(truncated)
 
 
 def _awk_scores(tsv_text: bytes) -> dict[str, float]:
