@@ -39,12 +39,12 @@ __all__ = ["DEFAULT_WEIGHTS", "LAYOUTS", "MqmData", "WeightRule", "check_lp", "e
 
 LAYOUTS: tuple[Layout, ...] = (mqm_ted.LAYOUT, mqm_marot.LAYOUT)
 _LP_RE = re.compile(r"^([a-z]{2,3})-?([a-z]{2,3})$")
-LP_RE = re.compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?-[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?")
+LP_RE = re.compile(r"[a-z]{2,3}-[a-z]{2,3}")  # src-tgt ISO 639 codes; MqmData.tgt_lang splits on the dash
 _DOC_LP_RE = re.compile(r":([a-z]{2,3})-([a-z]{2,3})$")
 
 
 def check_lp(lp: str) -> str:
-    """A language pair given by the user: ``src-tgt`` language codes (``en-de``, ``zh-en``)."""
+    """A language pair given by the user: ``src-tgt`` two- or three-letter codes (``en-de``, ``zh-en``)."""
     if not LP_RE.fullmatch(lp):
         raise ConfigError(f"--lp {lp[:40]!r} is not a language pair like en-de")
     return lp
