@@ -41,7 +41,10 @@ def read_glossary(path: Path, *, src_lang: str | None, tgt_lang: str | None) -> 
     concepts: list[Concept] = []
     refused: list[Refusal] = []
     for item in reader(path, src_lang=src_lang, tgt_lang=tgt_lang):
-        (concepts if isinstance(item, Concept) else refused).append(item)
+        if isinstance(item, Concept):
+            concepts.append(item)
+        else:
+            refused.append(item)
     return concepts, refused
 
 
