@@ -64,7 +64,8 @@ def _entries(groups: Iterable[list[str]], lang: str, regex: bool) -> list[str]:
     return [plain_regex(g, MODE, no_space_neighbours=no_space) if regex else g[0] for g in groups]
 
 
-def _convention(concept: Concept, source: str, expected: list[str], wrong: list[list[str]]) -> Convention:
+def _convention(concept: Concept, source: str, expected: list[str], wrong: list[list[str]],
+                terms: dict[str, list[str]]) -> Convention:
     regex = len(expected) > 1 or any(len(g) > 1 for g in wrong)
     rule = "term" if expected else "forbidden"
     note = f"glossary {concept.where.split(':')[0]} entry {concept.concept_id}" + (
@@ -76,7 +77,8 @@ def _convention(concept: Concept, source: str, expected: list[str], wrong: list[
         wrong_variants=_entries(wrong, concept.tgt_lang, regex), regex=regex, match_mode=MODE,
         src_lang=concept.src_lang, tgt_lang=concept.tgt_lang, mqm_category=MQM_TERM, origin="glossary",
         status="validated", note=note)
-    conv.extra = {"glossary_entry": concept.concept_id}
+    # the termbase's own words: what publish writes as the concept's base forms (not every inflection)
+    conv.extra = {"glossary_entry": concept.concept_id, **{f"glossary_{k}": v for k, v in terms.items() if v}}
     return conv
 
 
@@ -88,7 +90,7 @@ def to_conventions(concepts: Sequence[Concept]) -> Converted:
     for c in concepts:
         by_lang.setdefault(c.tgt_lang, set()).update(c.preferred + c.admitted + c.wrong)
     analysed = {lang: _analyses(sorted(terms), lang) for lang, terms in by_lang.items()}
-    rules: dict[tuple[str, str, str], tuple[Concept, str, set[str], list[list[str]]]] = {}
+    rules: dict[tuple[str, str, str], tuple[Concept, str, set[str], list[list[str]], dict[str, list[str]]]] = {}
     for c in concepts:
         if not c.sources:
             out.refused.append(Refusal(c.where, c.concept_id, f"no source term ({c.src_lang})"))
@@ -104,18 +106,21 @@ def to_conventions(concepts: Sequence[Concept]) -> Converted:
             expected = {f for t in c.preferred + c.admitted for f in forms[t]}
             wrong = [[f for f in forms[t] if f not in expected] for t in c.wrong]
             key = (c.src_lang, c.tgt_lang, fold_count(source))
+            terms = {"preferred": list(c.preferred), "admitted": list(c.admitted), "wrong": list(c.wrong)}
             if key in rules:  # a homonym: its renderings become alternatives of the same rule
                 first = rules[key]
                 first[2].update(expected)
                 first[3].extend(g for g in wrong if g and g not in first[3])
+                for role, listed in terms.items():
+                    first[4][role].extend(t for t in listed if t not in first[4][role])
                 out.merged += 1
                 continue
-            rules[key] = (c, source, expected, [g for g in wrong if g])
-    for c, source, expected, wrong in rules.values():
+            rules[key] = (c, source, expected, [g for g in wrong if g], terms)
+    for c, source, expected, wrong, terms in rules.values():
         if not expected and not wrong:
             out.refused.append(Refusal(c.where, c.concept_id, "every forbidden term is also a preferred form"))
             continue
-        conv = _convention(c, source, sorted(expected), [sorted(set(g) - expected) for g in wrong if set(g) - expected])
+        conv = _convention(c, source, sorted(expected), [sorted(set(g) - expected) for g in wrong if set(g) - expected], terms)
         try:
             validate_convention(conv)
         except ConventionError as exc:
