@@ -86,3 +86,25 @@ def test_real_termbases(tmp_path: Path, path: str, imported: int, refused: int) 
     assert (len(done.converted.conventions), len(done.converted.refused)) == (imported, refused)
     assert not done.path.exists()
     assert pl.DataFrame([c.to_dict() for c in done.converted.conventions]).get_column("origin").unique().to_list() == ["glossary"]
+
+
+def test_every_new_set_includes_the_glossary_and_reports_the_conflict(tmp_path: Path) -> None:
+    from pipelines.conventionset.build import build_set, read_sources
+    from pipelines.mining.merge import MiningResult
+
+    done = import_glossary(FIXTURES / "basic2008.tbx", inbox=tmp_path / "inbox", client="fx", src_lang="en", tgt_lang="fr")
+    mined = [_mined("email", ["e-mail"]), _mined("tab", ["onglet"])]
+    evidence = pl.DataFrame({"convention_id": [c.convention_id for c in mined], "unit_id": ["u1", "u2"],
+                             "role": ["evidence", "evidence"]})
+    written, _ = build_set({"en__fr": MiningResult(mined, evidence, [], {"units": 2}, [])},
+                           read_sources(glossary=[done.path]), client="fx", rules_out=tmp_path / "out",
+                           inputs={"tm": "t"}, split=None)
+    manifest = json.loads((written.path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["stats"]["glossary"] == {"conventions": 2, "also_mined": 0, "conflicts": 1}
+    assert "glossary/basic2008.jsonl" in manifest["inputs"]
+    rows = [json.loads(line) for line in (written.path / "conventions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted((r["src"], r["origin"]) for r in rows) == [("email", "glossary"), ("password", "glossary"), ("tab", "mined")]
+    conflicts = pl.read_parquet(written.path / "conflicts.parquet")
+    assert conflicts.filter(pl.col("kind") == "glossary")["src"].to_list() == ["email"]
+    evidence_ids = set(pl.read_parquet(written.path / "evidence.parquet")["convention_id"])
+    assert mined[0].convention_id not in evidence_ids and mined[1].convention_id in evidence_ids
