@@ -79,7 +79,7 @@ def publish(conventions: Path, fmt: str, out: Path, statuses: Sequence[str], *,
             files.append(Written(out, len(entries), "term entries", size))
         elif layout is not None:
             rows, size = write_layout(entries, out, layout)
-            files.append(Written(out, rows, f"rows ({layout}: one per concept)", size))
+            files.append(Written(out, rows, f"rows ({layout} layout)", size))
         else:
             size = write_csv(entries, out)
             rows = sum(len(e.source_terms) * (len(e.preferred) + len(e.deprecated)) for e in entries)
