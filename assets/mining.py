@@ -172,7 +172,8 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
 
 
 @asset(partitions_def=CLIENTS, group_name="conventions", output_required=False, kinds={"polars", "parquet"},
-       deps=["convention_candidates", "negative_candidates", "inbox_conventions", "inbox_decisions", "inbox_splits"],
+       deps=["convention_candidates", "negative_candidates", "inbox_conventions", "inbox_decisions", "inbox_glossary",
+             "inbox_splits"],
        code_version=code_version(__name__))
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
