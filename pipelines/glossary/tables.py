@@ -160,6 +160,8 @@ def _pair_rows(path: Path, header: list[str], rows: list[list[str]], src_lang: s
     for n, row in enumerate(rows, start=2):
         where = f"{path.name}:{n}"
         source, target = _cell(row, src), _cell(row, tgt)
+        if not source and not target:
+            continue  # a blank row (TICO's es file ends in 306 rows holding only the language code)
         s_lang = try_normalise(_cell(row, slang).replace("_", "-")) if slang is not None else src_lang
         t_lang = try_normalise(_cell(row, tlang).replace("_", "-")) if tlang is not None else tgt_lang
         if not source or not target:
