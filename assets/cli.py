@@ -36,6 +36,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_generation",
     "assets.cli_publish",
     "assets.cli_explain",
+    "assets.cli_glossary",
 ]
 
 

@@ -32,6 +32,10 @@ def register(subparsers: Any) -> None:
     mine.add_argument("--authored", type=Path, action="append", default=[], metavar="PATH",
                       help="hand-authored convention files or folders (like inbox/<client>/conventions/) added to the set, "
                            "as the convention_set asset does; repeatable")
+    mine.add_argument("--glossary", type=Path, action="append", default=[], metavar="PATH",
+                      help="the client's glossary conventions (files or folders like inbox/<client>/glossary/, written "
+                           "by import-glossary): they stand for the mined rules of their terms, as in the "
+                           "convention_set asset; repeatable")
     mine.add_argument("--decisions", type=Path, metavar="FILE",
                       help="the client's review decisions (inbox/<client>/decisions.parquet, written by review-import): "
                            "the set follows them, as the convention_set asset does")
@@ -72,6 +76,7 @@ def run_mine(args: argparse.Namespace) -> int:
     # and before ingesting and mining (minutes on a large TM).
     files, roots = _files(list(args.tm))
     authored, _ = _files(list(args.authored))
+    glossary, _ = _files(list(args.glossary))
     for path in [*args.contrast, *([args.splits] if args.splits else []), *([args.decisions] if args.decisions else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
@@ -82,7 +87,7 @@ def run_mine(args: argparse.Namespace) -> int:
     from pipelines.ingest import domain_from_path, ingest_files
     from pipelines.mining.corpus import read_units_for_mining
 
-    sources = read_sources(contrast=args.contrast, authored=authored, decisions=args.decisions)
+    sources = read_sources(contrast=args.contrast, authored=authored, decisions=args.decisions, glossary=glossary)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
     # path, so the same files mined from another checkout give the same set_version.
     inputs = {(f.relative_to(roots[f]).as_posix() if f in roots else f.name): sha256_file(f) for f in files}
@@ -110,12 +115,23 @@ def run_mine(args: argparse.Namespace) -> int:
     by_rule = result.stats.get("by_rule", {})
     print(f"mined {written.conventions} conventions from {result.stats.get('units', 0):,} units "
           f"({', '.join(f'{k} {v}' for k, v in by_rule.items())}); {len(result.conflicts)} conflicts reported")
-    decided = _decisions_line(written.path)
-    if decided:
-        print(decided)
+    for line in (_glossary_line(written.path), _decisions_line(written.path)):
+        if line:
+            print(line)
     print(f"convention set: {written.path}")
     print(f"set_version:    {written.set_version}")
     return 0
+
+
+def _glossary_line(set_dir: Path) -> str | None:
+    """What the client's glossary did to the set (the manifest's ``stats.glossary`` block)."""
+    import json
+
+    block = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8")).get("stats", {}).get("glossary")
+    if not block:
+        return None
+    return (f"glossary: {block['conventions']} rules; {block['also_mined']} mined rules agreed (not written twice), "
+            f"{block['conflicts']} contradicted it (reported in conflicts.parquet, kind glossary)")
 
 
 def _decisions_line(set_dir: Path) -> str | None:

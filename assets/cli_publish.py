@@ -1,4 +1,4 @@
-"""`housestyle publish --conventions SET --format tbx|csv|qa --out FILE [--status validated] [--with-qa]` (SPEC.md §3)."""
+"""`housestyle publish --conventions SET --format tbx|csv|qa --out FILE [--layout memoq|phrase|crowdin|weblate] [--status validated] [--with-qa]` (SPEC.md §3)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ def register(subparsers: Any) -> None:
                         help="a convention set folder (or a file of one, or a loose convention file)")
     parser.add_argument("--format", required=True, choices=("tbx", "csv", "qa"))
     parser.add_argument("--out", required=True, type=Path, metavar="FILE")
+    parser.add_argument("--layout", choices=("memoq", "phrase", "crowdin", "weblate"),
+                        help="with csv: the columns and status values that tool imports, one row per concept "
+                             "(pipelines/publish/README.md); default: the generic source/target/forbidden CSV")
     parser.add_argument("--status", default="validated", metavar="S,…",
                         help="statuses to publish, comma-separated (candidate, indicative, validated, "
                              "rejected), or all (default: validated)")
@@ -31,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 
     statuses = parse_statuses(args.status, PUBLISHED_STATUSES)
-    done = publish(args.conventions, args.format, args.out, statuses, with_qa=args.with_qa)
+    done = publish(args.conventions, args.format, args.out, statuses, with_qa=args.with_qa, layout=args.layout)
     for line in done.account.lines():
         print(line, file=sys.stderr)
     for written in done.files:

@@ -47,6 +47,7 @@ def register(subparsers: Any) -> None:
     ri.add_argument("--conventions", required=True, type=Path, help="the reviewed set (folder with manifest.json)")
     ri.add_argument("--registration", type=Path, help="also file the linguists' rows for this registration's precision gate")
     ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    ri.add_argument("--dry-run", action="store_true", help="print what each edit will require; record nothing")
     ri.set_defaults(func=run_review_import)
 
 
@@ -184,7 +185,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
     from pipelines import atomic
     from pipelines.conventions.io import load_conventions
     from pipelines.conventionset.decisions import DECISIONS_FILE, append_decisions, read_decisions
-    from pipelines.review.decide import decisions_from_rows, review_frame
+    from pipelines.review.decide import decisions_from_rows, edit_summaries, review_frame
     from pipelines.review.xlsx import read_packet
 
     opened = _opened(args.conventions)
@@ -192,6 +193,11 @@ def _import_decisions(args: argparse.Namespace) -> int:
     conventions = load_conventions(opened.conventions_file, validate=False)  # sealed; the edits are validated
     decisions = decisions_from_rows(read_packet(args.review), conventions, path=args.review, client=client,
                                     set_version=version)
+    for line in edit_summaries(decisions, conventions):
+        print(f"edit {line}")
+    if args.dry_run:
+        print(f"dry run: {decisions.height} decisions of set {version} checked, nothing recorded")
+        return 0
     gate = _precision_gate(args.registration, client) if args.registration is not None else None
     if args.inbox is not None:
         inbox = args.inbox

@@ -70,6 +70,7 @@ SOURCES: dict[str, tuple[Callable[[HousestyleSettings, str], list[Path]], str]] 
     "inbox_generic": (_client_folder("generic"), "inbox/<client>/generic/: generic-system outputs (contrast)"),
     "inbox_conventions": (_client_folder("conventions"), "inbox/<client>/conventions/: authored conventions"),
     "inbox_decisions": (_client_file("decisions.parquet"), "inbox/<client>/decisions.parquet: linguists' decisions"),
+    "inbox_glossary": (_client_folder("glossary"), "inbox/<client>/glossary/: the client's termbase (import-glossary)"),
     "inbox_splits": (_client_file("splits.json"), "inbox/<client>/splits.json: which units each mining run sees"),
     "inbox_review": (_client_folder("review"), "inbox/<client>/review/: linguist reviews of a set's sample"),
     "client_registrations": (_registration_files, "registrations/<client>/: frozen gold registrations"),

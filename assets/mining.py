@@ -172,14 +172,15 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
 
 
 @asset(partitions_def=CLIENTS, group_name="conventions", output_required=False, kinds={"polars", "parquet"},
-       deps=["convention_candidates", "negative_candidates", "inbox_conventions", "inbox_decisions", "inbox_splits"],
+       deps=["convention_candidates", "negative_candidates", "inbox_conventions", "inbox_decisions", "inbox_glossary",
+             "inbox_splits"],
        code_version=code_version(__name__))
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
     """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``
     builds it: the merged candidates of every language pair, the generic system's contrast
-    candidates (negative_candidates), the authored rules of inbox/<client>/conventions/ and the
-    review decisions of inbox/<client>/decisions.parquet (applied last), published to
+    candidates (negative_candidates), the authored rules of inbox/<client>/conventions/, the glossary
+    rules of inbox/<client>/glossary/ (import-glossary) and the review decisions of inbox/<client>/decisions.parquet (applied last), published to
     rules_out/<client>/<set_version>/ with LATEST updated."""
     client = context.partition_key
     pairs = _stored_pairs(settings.storage / "convention_candidates" / client)
@@ -187,8 +188,9 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
     decisions = settings.client_dir(client) / DECISIONS_FILE
     sources = read_sources(contrast=[contrast] if contrast.is_file() else [],
                            authored=input_files(settings.client_dir(client) / "conventions"),
-                           decisions=decisions if decisions.is_file() else None)
-    if not any(r.conventions for r in pairs.values()) and not any(f.conventions for f in sources.authored):
+                           decisions=decisions if decisions.is_file() else None,
+                           glossary=input_files(settings.client_dir(client) / "glossary"))
+    if not any(r.conventions for r in pairs.values()) and not any(f.conventions for f in (*sources.authored, *sources.glossary)):
         context.log.warning(f"no conventions for {client}: nothing mined and no inbox/{client}/conventions/")
         return
     inputs = {"tm_units": sha256_file(settings.tm_units_path(client))}

@@ -26,7 +26,7 @@ from dagster import (
     sensor,
 )
 
-from assets.inbox import clients_with_tm, fingerprint, tm_files
+from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
@@ -43,11 +43,12 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
 
 
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
-    """The cursor entry: tm/'s fingerprint, plus the decisions file's when there is one (so a client
+    """The cursor entry: tm/'s fingerprint, plus the decisions and glossary files' when there are any (so a client
     without decisions keeps the entry it always had)."""
     moved = fingerprint(tm, settings.inbox / client / "tm")
     decisions = settings.client_dir(client) / DECISIONS_FILE
-    return f"{moved}+{fingerprint([decisions], settings.client_dir(client))}" if decisions.is_file() else moved
+    also = [p for p in [decisions] if p.is_file()] + input_files(settings.client_dir(client) / "glossary")  # import-glossary
+    return f"{moved}+{fingerprint(also, settings.client_dir(client))}" if also else moved
 
 
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:

@@ -13,12 +13,12 @@ from typing import Any, Literal
 
 RuleType = Literal["term", "forbidden", "pattern", "source_copy", "casing", "numeric", "placeholder"]
 MatchMode = Literal["exact", "caseless", "typographic", "nfkc"]
-Origin = Literal["mined", "contrast", "gold", "authored"]
+Origin = Literal["mined", "contrast", "gold", "authored", "glossary"]
 Status = Literal["candidate", "indicative", "validated", "rejected"]
 
 RULE_TYPES: tuple[str, ...] = ("term", "forbidden", "pattern", "source_copy", "casing", "numeric", "placeholder")
 MATCH_MODES: tuple[str, ...] = ("exact", "caseless", "typographic", "nfkc")
-ORIGINS: tuple[str, ...] = ("mined", "contrast", "gold", "authored")
+ORIGINS: tuple[str, ...] = ("mined", "contrast", "gold", "authored", "glossary")
 STATUSES: tuple[str, ...] = ("candidate", "indicative", "validated", "rejected")
 
 SEMANTIC_FIELDS: tuple[str, ...] = (

@@ -29,6 +29,7 @@ from pipelines.contrast.conventions import fold_contrast_with_evidence
 from pipelines.conventions.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import apply_decisions, read_decisions
+from pipelines.conventionset.glossary import merge_glossary
 from pipelines.conventionset.version import sha256_file
 from pipelines.conventionset.writer import WrittenSet, write_set
 from pipelines.mining.corpus import corpus_from_units
@@ -53,6 +54,7 @@ class SetSources:
 
     contrast: tuple[InputFile, ...] = ()  # negative candidates (origin contrast), folded into term rules
     authored: tuple[InputFile, ...] = ()  # hand-authored rules, added unless the miner found them too
+    glossary: tuple[InputFile, ...] = ()  # the client's termbase (import-glossary): replaces mined term rules
     decisions: DecisionsFile | None = None  # the client's review decisions, applied last
 
 
@@ -66,16 +68,18 @@ class DecisionsFile:
 
 
 def read_sources(*, contrast: Sequence[Path] = (), authored: Sequence[Path] = (),
-                 decisions: Path | None = None) -> SetSources:
+                 decisions: Path | None = None, glossary: Sequence[Path] = ()) -> SetSources:
     """Load the contrast candidate files, the authored convention files (validated; authored
-    rules with the full regex probe, as they come from people) and the decisions file."""
+    rules with the full regex probe, as they come from people), the client's glossary files
+    (``inbox/<client>/glossary/``, written by import-glossary) and the decisions file."""
     def read(kind: str, path: Path, guard: bool) -> InputFile:
         return InputFile(f"{kind}/{path.name}", sha256_file(path), tuple(load_conventions(path, regex_guard=guard)))
 
     decided = None if decisions is None else DecisionsFile(f"decisions/{Path(decisions).name}", sha256_file(decisions),
                                                            read_decisions(Path(decisions)))
     return SetSources(contrast=tuple(read("contrast", Path(p), False) for p in contrast if Path(p).stat().st_size),
-                      authored=tuple(read("conventions", Path(p), True) for p in authored), decisions=decided)
+                      authored=tuple(read("conventions", Path(p), True) for p in authored), decisions=decided,
+                      glossary=tuple(read("glossary", Path(p), True) for p in glossary))
 
 
 @dataclass(slots=True)
@@ -121,6 +125,22 @@ def add_authored(draft: SetDraft, sources: SetSources) -> SetDraft:
     return draft
 
 
+def add_glossary(draft: SetDraft, sources: SetSources) -> SetDraft:
+    """The client's glossary rules join the set and stand for the mined rules of the same term
+    (``conventionset.glossary``): one that agrees is not written twice, one that contradicts is
+    dropped and reported in conflicts.parquet (kind ``glossary``)."""
+    if not sources.glossary:
+        return draft
+    result = draft.result
+    merged = merge_glossary(result.conventions, [c for f in sources.glossary for c in f.conventions])
+    evidence = result.evidence.filter(~pl.col("convention_id").is_in(sorted(merged.removed)))
+    result.stats["glossary"] = merged.report
+    draft.inputs.update({f.name: f.sha256 for f in sources.glossary})
+    draft.result = replace(result, conventions=merged.conventions, evidence=evidence,
+                           conflicts=[*result.conflicts, *merged.conflicts])
+    return draft
+
+
 def follow_decisions(draft: SetDraft, sources: SetSources) -> SetDraft:
     """The newest review decision per rule identity sets its status or replaces it by the edit
     (``conventionset.decisions``); the manifest's ``decisions`` block says what applied."""
@@ -134,9 +154,10 @@ def follow_decisions(draft: SetDraft, sources: SetSources) -> SetDraft:
     return draft
 
 
-# The order matters: contrast extends mined term rules before authored rules join; the review
-# decisions go last (they may override any rule, mined, contrast or authored).
-SET_STEPS: tuple[Step, ...] = (fold_contrast, add_authored, follow_decisions)
+# The order matters: contrast extends mined term rules before authored rules join; the client's
+# glossary then stands for the mined rules of its terms; the review decisions go last (they may
+# override any rule, mined, contrast, authored or glossary).
+SET_STEPS: tuple[Step, ...] = (fold_contrast, add_authored, add_glossary, follow_decisions)
 
 
 def _pairs_result(pairs: Mapping[str, MiningResult]) -> MiningResult:

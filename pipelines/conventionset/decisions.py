@@ -7,15 +7,17 @@ last among the set steps: accept → status ``validated``; reject → ``rejected
 never scored); edit → an ``authored`` convention with the linguist's forms replaces the mined one
 (status ``validated``). Decisions that match no rule of the new set are reported, never dropped.
 
-Edited forms: ``|``-separated literal strings; a cell that starts with ``re:`` is ONE regular
-expression (so its own ``|`` stays an alternation). A convention holding a regex form is a regex
-rule, its literal forms escaped and bounded by ``\\b`` at word-character edges.
+Edited forms mean what the packet shows: an entry ``a | b`` is ONE term in any of these forms (the
+packet displays a mined rule's inflected forms that way), several terms are separate entries
+separated by ``;`` (each required, or each wrong), and an entry that starts with ``re:`` is one
+regular expression running to the end of the cell (its own ``|`` and ``;`` stay regex syntax). A
+convention holding a regex entry is a regex rule; its literal entries then become regexes bounded
+like plain strings (``matching.plain_regex``, the miner's own bound).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -47,35 +49,68 @@ def identity_of(conv: Convention) -> str:
     return hashlib.sha256(canonical_json(key).encode("utf-8")).hexdigest()[:16]
 
 
+ENTRY_SEPARATOR = ";"
+FORM_SEPARATOR = "|"
+
+
 def parse_forms(cell: str | None) -> list[str]:
-    """A packet cell as the forms it names: ``a | b`` → ["a", "b"]; ``re:x|y`` → ["re:x|y"]."""
+    """A packet cell as its entries: ``a | b`` → ["a | b"] (one term, any of these forms);
+    ``a; b | c`` → ["a", "b | c"]; ``x; re:y|z`` → ["x", "re:y|z"] (a regex runs to the cell's end)."""
     text = (cell or "").strip()
-    if not text:
-        return []
-    if text.startswith(REGEX_PREFIX):
-        return [text]
-    return [part.strip() for part in text.split("|") if part.strip()]
+    entries: list[str] = []
+    while text:
+        if text.startswith(REGEX_PREFIX):
+            entries.append(text)
+            break
+        head, _, text = text.partition(ENTRY_SEPARATOR)
+        forms = entry_forms(head)
+        if forms:
+            entries.append(f" {FORM_SEPARATOR} ".join(forms))
+        text = text.strip()
+    return entries
 
 
-def _bounded(literal: str) -> str:
-    left = r"\b" if literal[:1].isalnum() else ""
-    right = r"\b" if literal[-1:].isalnum() else ""
-    return f"{left}{re.escape(literal)}{right}"
+def entry_forms(entry: str) -> list[str]:
+    """The literal forms of one non-regex entry (``a | b`` → ["a", "b"]), in order, deduplicated."""
+    out: list[str] = []
+    for part in entry.split(FORM_SEPARATOR):
+        if part.strip() and part.strip() not in out:
+            out.append(part.strip())
+    return out
+
+
+def describe_entries(entries: Sequence[str]) -> str:
+    """What an edit's entries require, for a person: ``"a" or "b"; and "c"``."""
+    def one(entry: str) -> str:
+        if entry.startswith(REGEX_PREFIX):
+            return f"the regex {entry[len(REGEX_PREFIX):]}"
+        return " or ".join(f'"{f}"' for f in entry_forms(entry))
+    return "; and ".join(one(e) for e in entries) or "nothing"
 
 
 def edited_convention(base: Convention, expected: Sequence[str], wrong: Sequence[str], note: str | None = None) -> Convention:
     """The authored rule an edit makes of ``base``: same dimension, rule, trigger, pair, mode and
-    params; the linguist's forms; ``validated``. Not validated here (the caller names the row)."""
-    regex = any(f.startswith(REGEX_PREFIX) for f in [*expected, *wrong])
+    params; the linguist's entries (``parse_forms``); ``validated``. Not validated here (the caller
+    names the row)."""
+    from pipelines.conventions.matching import no_space_target, plain_regex
 
-    def entry(form: str) -> str:
-        if form.startswith(REGEX_PREFIX):
-            return form[len(REGEX_PREFIX):]
-        return _bounded(form) if regex else form
+    def forms(entry: str) -> list[str]:
+        return [] if entry.startswith(REGEX_PREFIX) else entry_forms(entry)
+
+    regex = any(e.startswith(REGEX_PREFIX) or len(forms(e)) > 1 for e in [*expected, *wrong])
+    no_space = no_space_target(base.tgt_lang)
+
+    def entry(text: str) -> str:
+        if text.startswith(REGEX_PREFIX):
+            return text[len(REGEX_PREFIX):]
+        literals = forms(text)
+        return plain_regex(literals, base.match_mode, no_space_neighbours=no_space) if regex else literals[0]
 
     conv = Convention(dimension=base.dimension, rule=base.rule, src=base.src, src_regex=base.src_regex,
-                      src_match_mode=base.src_match_mode, expected_terms=[entry(f) for f in expected],
-                      wrong_variants=[entry(f) for f in wrong], regex=regex, match_mode=base.match_mode,
+                      src_match_mode=base.src_match_mode,
+                      expected_terms=[entry(e) for e in expected if e.startswith(REGEX_PREFIX) or forms(e)],
+                      wrong_variants=[entry(e) for e in wrong if e.startswith(REGEX_PREFIX) or forms(e)],
+                      regex=regex, match_mode=base.match_mode,
                       params=dict(base.params), src_lang=base.src_lang, tgt_lang=base.tgt_lang,
                       mqm_category=base.mqm_category, origin="authored", status="validated", note=note)
     conv.extra = {"replaces": base.convention_id}

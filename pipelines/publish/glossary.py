@@ -28,6 +28,9 @@ class GlossaryEntry:
     preferred: tuple[str, ...]
     deprecated: tuple[str, ...]
     regex_entries: tuple[str, ...]  # the regex entries the forms came from (kept in a note for audit)
+    base_preferred: tuple[str, ...] = ()  # one form per concept term (``base_forms``): what a CSV row holds
+    base_admitted: tuple[str, ...] = ()
+    base_deprecated: tuple[str, ...] = ()
 
     @property
     def src_lang(self) -> str:
@@ -53,6 +56,30 @@ def _forms(entries: Iterable[str], is_regex: bool) -> tuple[list[str], int]:
     return list(forms), dropped
 
 
+def _shortest(forms: Iterable[str]) -> str | None:
+    return min(forms, key=lambda f: (len(f), f), default=None)
+
+
+def base_forms(conv: Convention) -> tuple[list[str], list[str], list[str]]:
+    """(preferred, admitted, deprecated): one word per term, not every inflection. A glossary
+    convention keeps its termbase's own terms (``glossary_*`` extras); for another rule each entry
+    (the miner writes one entry per rendering, its inflections as one alternation) stands for its
+    shortest literal form (``mot de passe`` for ``mots? de passe``)."""
+    extra = conv.extra
+    if extra.get("glossary_preferred") or extra.get("glossary_admitted") or extra.get("glossary_wrong"):
+        return (list(extra.get("glossary_preferred") or []), list(extra.get("glossary_admitted") or []),
+                list(extra.get("glossary_wrong") or []))
+    def per_entry(entries: Iterable[str]) -> list[str]:
+        out: list[str] = []
+        for entry in entries:
+            base = _shortest(literal_forms(entry, conv.regex) or [])
+            if base and base.strip() and base not in out:
+                out.append(base)
+        return out
+    preferred = per_entry(conv.expected_terms)
+    return preferred, [], [f for f in per_entry(conv.wrong_variants) if f not in preferred]
+
+
 def is_glossary(conv: Convention) -> bool:
     """Glossary material: a ``term`` or ``forbidden`` rule whose source term has literal forms.
     (One without a source term, or with a non-finite source regex, is a QA check instead.)"""
@@ -75,7 +102,11 @@ def glossary_entries(conventions: Iterable[Convention], account: Account) -> lis
             continue
         count.published += 1
         regexes = tuple([*conv.expected_terms, *conv.wrong_variants]) if conv.regex else ()
-        entries.append(GlossaryEntry(conv, tuple(sources), tuple(preferred), tuple(deprecated), regexes))
+        base_p, base_a, base_d = base_forms(conv)
+        # the base forms first, so a reader taking the first target term takes the concept's word
+        preferred = sorted(preferred, key=lambda f: (f not in base_p, preferred.index(f)))
+        entries.append(GlossaryEntry(conv, tuple(sources), tuple(preferred), tuple(deprecated), regexes,
+                                     tuple(base_p), tuple(base_a), tuple(base_d)))
     # a glossary is read by source term; the id breaks ties so the order is stable
     return sorted(entries, key=lambda e: (e.source_terms[0].casefold(), e.convention.convention_id))
 

@@ -17,6 +17,7 @@ from pipelines.conventions.io import load_conventions
 from pipelines.conventionset.store import convention_source
 from pipelines.errors import ConfigError
 from pipelines.publish.csv_glossary import write_csv
+from pipelines.publish.csv_layouts import LAYOUTS, write_layout
 from pipelines.publish.glossary import glossary_entries, is_glossary
 from pipelines.publish.qa import qa_checks, qa_document, write_qa
 from pipelines.publish.select import NOT_IN_FORMAT, Account, by_status
@@ -47,11 +48,13 @@ def qa_beside(out: Path) -> Path:
 
 
 def publish(conventions: Path, fmt: str, out: Path, statuses: Sequence[str], *,
-            with_qa: bool = False) -> Publication:
+            with_qa: bool = False, layout: str | None = None) -> Publication:
     """Write the publication; ``statuses``: what ``pipelines.conventions.statuses.parse_statuses`` gave. Refuses an incomplete set
     (``convention_source``: InputError naming the folder)."""
     if fmt not in FORMATS:
         raise ConfigError(f"--format: one of {', '.join(FORMATS)}, not {fmt!r}")
+    if layout is not None and (fmt != "csv" or layout not in LAYOUTS):
+        raise ConfigError(f"--layout goes with --format csv and is one of {', '.join(LAYOUTS)}, not {layout!r}")
     out = Path(out)
     atomic.writable_folder(out.parent)
     path, opened = convention_source(Path(conventions))
@@ -74,6 +77,9 @@ def publish(conventions: Path, fmt: str, out: Path, statuses: Sequence[str], *,
             size = write_tbx(entries, out, src_lang=str(src_lang), client=client, set_version=set_version,
                              title=title)
             files.append(Written(out, len(entries), "term entries", size))
+        elif layout is not None:
+            rows, size = write_layout(entries, out, layout)
+            files.append(Written(out, rows, f"rows ({layout} layout)", size))
         else:
             size = write_csv(entries, out)
             rows = sum(len(e.source_terms) * (len(e.preferred) + len(e.deprecated)) for e in entries)

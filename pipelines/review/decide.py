@@ -20,6 +20,7 @@ from pipelines.conventions.validate import validate_conventions
 from pipelines.conventionset.decisions import (
     DECISION_WORDS,
     DECISIONS_SCHEMA,
+    describe_entries,
     edited_convention,
     identity_of,
     parse_forms,
@@ -51,7 +52,7 @@ def _problem(row: dict[str, str], by_id: dict[str, Convention], client: str, set
     if word != "edit":
         return None if not (expected or wrong) else f"forms given with decision {word!r}: only an edit takes forms"
     if not (expected or wrong):
-        return "edit without forms: fill expected_terms and/or wrong_variants ('|'-separated)"
+        return "edit without forms: fill expected_terms and/or wrong_variants ('a | b': any of these forms; ';' between terms)"
     try:
         validate_conventions([edited_convention(by_id[cid], expected, wrong)], regex_guard=True)
     except ConventionError as exc:
@@ -84,6 +85,18 @@ def decisions_from_rows(rows: Sequence[tuple[int, dict[str, str]]], conventions:
             "decided_at": stamp, "set_version": set_version,
         })
     return pl.DataFrame(records, schema=DECISIONS_SCHEMA)
+
+
+def edit_summaries(decisions: pl.DataFrame, conventions: Sequence[Convention]) -> list[str]:
+    """One line per edit saying what the new rule will require and refuse, printed before recording."""
+    by_id = {c.convention_id: c for c in conventions}
+    lines = []
+    for row in decisions.filter(pl.col("decision") == "edit").iter_rows(named=True):
+        conv = by_id[row["convention_id"]]
+        wrong = row["wrong_variants"] or []
+        lines.append(f"{conv.dimension} ({conv.src or '-'}): requires {describe_entries(row['expected_terms'] or [])}"
+                     + (f"; wrong: {describe_entries(wrong)}" if wrong else ""))
+    return lines
 
 
 def review_frame(decisions: pl.DataFrame) -> pl.DataFrame:

@@ -22,7 +22,7 @@ import polars as pl
 
 from pipelines import atomic
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import DECISION_WORDS, REGEX_PREFIX
+from pipelines.conventionset.decisions import DECISION_WORDS, ENTRY_SEPARATOR, REGEX_PREFIX
 from pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
 
 Runs = list[tuple[str, bool]]
@@ -35,8 +35,12 @@ DECISION_COLUMNS: tuple[str, ...] = ("decision", "expected_terms", "wrong_varian
 PACKET_COLUMNS: tuple[str, ...] = (*INFO_COLUMNS, *DECISION_COLUMNS)
 MARKED_COLUMNS = ("evidence", "counter_examples")
 CSV_MARK = ("[[", "]]")
-HELP = (f"decision: {' | '.join(DECISION_WORDS)}. For edit, expected_terms and wrong_variants hold the new forms, "
-        f"'|'-separated; a cell starting with '{REGEX_PREFIX}' is one regular expression.")
+HELP = (f"decision: {' | '.join(DECISION_WORDS)}. For edit, expected_terms and wrong_variants hold the new forms "
+        f"the way the packet shows them: 'a | b' is ONE term in any of these forms (e.g. 'mot de passe | mots de passe' "
+        f"passes with either); several terms are separate entries separated by '{ENTRY_SEPARATOR}' (each one required, "
+        f"or each one wrong: 'courriel{ENTRY_SEPARATOR} adresse électronique'); an entry starting with "
+        f"'{REGEX_PREFIX}' is one regular expression up to the end of the cell. review-import prints what each edit "
+        f"will require (--dry-run prints it without recording).")
 
 
 @dataclass(frozen=True, slots=True)

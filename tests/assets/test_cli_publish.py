@@ -43,3 +43,13 @@ def test_publish_bad_status_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["publish", "--conventions", str(folder), "--format", "qa", "--out", str(tmp_path / "q.json"),
                  "--status", "approved"]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_publish_csv_for_one_tool(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = sample_set(tmp_path / "v1")
+    out = tmp_path / "crowdin.csv"
+    assert main(["publish", "--conventions", str(folder), "--format", "csv", "--layout", "crowdin", "--out", str(out)]) == 0
+    assert f"{out}: 4 rows (crowdin layout)" in capsys.readouterr().out
+    assert main(["publish", "--conventions", str(folder), "--format", "tbx", "--layout", "crowdin",
+                 "--out", str(tmp_path / "x.tbx")]) == 2
+    assert "--layout goes with --format csv" in capsys.readouterr().err

@@ -58,9 +58,13 @@ def test_export_fill_import_and_the_next_set_follows(mined: Path, tmp_path: Path
              if r[2] == "term" and n > 1]
     chosen = _fill(packet, {terms[0]: {"decision": "accept", "reviewer": "Anne", "reviewer_role": "linguist"},
                             terms[1]: {"decision": "reject", "comment": "not a house term"},
-                            terms[2]: {"decision": "edit", "expected_terms": "alpha | bêta", "wrong_variants": "gamma"}})
-    assert main(["review-import", str(packet), "--conventions", str(mined), "--inbox", str(inbox)]) == 0
+                            terms[2]: {"decision": "edit", "expected_terms": "alpha | bêta; delta", "wrong_variants": "gamma"}})
+    assert main(["review-import", str(packet), "--conventions", str(mined), "--inbox", str(inbox), "--dry-run"]) == 0
     decisions_file = inbox / "fx" / "decisions.parquet"
+    dry = capsys.readouterr().out
+    assert 'requires "alpha" or "bêta"; and "delta"; wrong: "gamma"' in dry and "nothing recorded" in dry
+    assert not decisions_file.exists()
+    assert main(["review-import", str(packet), "--conventions", str(mined), "--inbox", str(inbox)]) == 0
     assert f"recorded 3 decisions of set {mined.name} (accept 1, reject 1, edit 1) → {decisions_file} (3 rows)" \
         in capsys.readouterr().out
     recorded = pl.read_parquet(decisions_file)
@@ -75,7 +79,8 @@ def test_export_fill_import_and_the_next_set_follows(mined: Path, tmp_path: Path
     accepted, rejected, edited = chosen
     assert by_id[accepted].status == "validated" and by_id[rejected].status == "rejected" and edited not in by_id
     (edit,) = [c for c in by_id.values() if c.origin == "authored" and c.extra.get("replaces") == edited]
-    assert edit.expected_terms == ["alpha", "bêta"] and edit.wrong_variants == ["gamma"] and edit.status == "validated"
+    # 'alpha | bêta' is one entry (either form), 'delta' a second required one
+    assert edit.regex and len(edit.expected_terms) == 2 and len(edit.wrong_variants) == 1 and edit.status == "validated"
     assert edit.note is not None and edit.note.startswith(f"edit of {edited} by a reviewer (-), set {mined.name}")
     manifest = json.loads((after / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["inputs"]["decisions/decisions.parquet"] == sha256_file(decisions_file)

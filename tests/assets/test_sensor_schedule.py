@@ -215,3 +215,24 @@ def test_a_new_decisions_file_rebuilds_the_set_that_follows_it(dagster_home: Pat
         assert after is not None and after != before
         assert {c.convention_id: c.status for c in load_conventions(after)}[conv.convention_id] == "rejected"
         assert requested(tick(instance, settings, noticed.cursor)) == []
+
+
+def test_a_new_glossary_file_rebuilds_the_set_that_includes_it(dagster_home: Path, settings: HousestyleSettings,
+                                                                install_root: Path) -> None:
+    """import-glossary writes inbox/<client>/glossary/<name>.jsonl: the sensor notices it, the set runs
+    again (not the ingest) and includes the glossary rule."""
+    from pipelines.conventions.io import load_conventions, write_conventions
+    from pipelines.conventions.model import Convention
+
+    with DagsterInstance.get() as instance:
+        first = tick(instance, settings, None)
+        execute(instance, first.run_requests[0])
+        rule = Convention(dimension="term:glossaryword", rule="term", src="glossaryword", expected_terms=["motglossaire"],
+                          match_mode="typographic", src_lang="en", tgt_lang="fr", origin="glossary", status="validated")
+        write_conventions([rule], install_root / "inbox" / "acme" / "glossary" / "termbase.jsonl")
+        noticed = tick(instance, settings, first.cursor)
+        assert requested(noticed) == ["acme"]
+        assert "convention_set" in selected(noticed.run_requests[0]) and "tm_units" not in selected(noticed.run_requests[0])
+        execute(instance, noticed.run_requests[0])
+        after = settings.latest_set_dir("acme")
+        assert after is not None and rule.convention_id in {c.convention_id for c in load_conventions(after)}

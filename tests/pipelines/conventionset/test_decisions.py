@@ -9,12 +9,14 @@ import polars as pl
 import pytest
 
 from pipelines.conventions.io import load_conventions
+from pipelines.conventions.matching import plain_regex
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.build import SET_STEPS, follow_decisions, build_set, read_sources
 from pipelines.conventionset.decisions import (
     DECISIONS_SCHEMA,
     append_decisions,
     apply_decisions,
+    describe_entries,
     edited_convention,
     identity_of,
     parse_forms,
@@ -75,7 +77,9 @@ def test_accept_reject_edit_newest_wins_and_unmatched_reported() -> None:
     assert by_src["flu"].status == "candidate"
     edit = by_src["cough"]
     assert edit.origin == "authored" and edit.status == "validated" and edit.regex
-    assert edit.expected_terms == [r"\btoux\ sèche\b", r"\btoux\b"] and edit.wrong_variants == [r"\btousse\b"]
+    bounded = plain_regex(["toux sèche"], "caseless", no_space_neighbours=False)  # the miner's own bound
+    assert edit.expected_terms == [bounded, r"\btoux\b"]
+    assert edit.wrong_variants == [plain_regex(["tousse"], "caseless", no_space_neighbours=False)]
     assert edit.match_mode == "caseless" and edit.extra["replaces"] == COUGH.convention_id
     assert COUGH.convention_id not in set(done.evidence["convention_id"])  # the replaced rule's evidence goes with it
     report = done.report
@@ -85,10 +89,27 @@ def test_accept_reject_edit_newest_wins_and_unmatched_reported() -> None:
 
 
 def test_parse_forms_and_literal_edits() -> None:
-    assert parse_forms(" masque | masques |") == ["masque", "masques"]
+    assert parse_forms(" masque | masques |") == ["masque | masques"]  # one term, any of its forms
+    assert parse_forms("masque|masques; écran ;") == ["masque | masques", "écran"]  # ';' separates terms
     assert parse_forms("re:a|b") == ["re:a|b"] and parse_forms("") == [] and parse_forms(None) == []
+    assert parse_forms("x; re:a;b") == ["x", "re:a;b"]  # a regex runs to the end of the cell
+    assert describe_entries(parse_forms("masque | masques; écran")) == '"masque" or "masques"; and "écran"'
     edit = edited_convention(MASK, ["masque de protection"], [])
     assert not edit.regex and edit.expected_terms == ["masque de protection"] and edit.src == "mask"
+
+
+def test_an_edit_with_alternatives_requires_any_of_them() -> None:
+    """`a | b` as the packet shows forms: either form passes; two entries are both required."""
+    from pipelines.conventions.compiled import compile_generic
+    from pipelines.conventions.folding import fold_with_map
+
+    edit = edited_convention(MASK, parse_forms("masque | masques"), parse_forms("bavette"))
+    assert edit.regex and len(edit.expected_terms) == 1 and len(edit.wrong_variants) == 1
+    (entry,) = compile_generic(edit).expected
+    for text, found in (("un masque", True), ("des Masques", MASK.match_mode != "exact"), ("la mascotte", False)):
+        assert entry.present(fold_with_map(text, MASK.match_mode).text, text) is found
+    both = edited_convention(MASK, parse_forms("masque; protection"), [])
+    assert not both.regex and both.expected_terms == ["masque", "protection"]
 
 
 def test_build_set_follows_the_decisions_file(tmp_path: Path) -> None:

@@ -42,6 +42,12 @@ def test_translate_toolkit_reads_back_every_term(published: tuple[Path, object])
     # without naming the languages, the toolkit takes the first langSet as the source
     assert len(tbxfile.parsestring(out.read_bytes()).units) == 4
     air = next(u for u in store.units if u.source == "air mass")
+    # the preferred term is what the toolkit calls the target; the banned variant is its own term, deprecated
+    assert air.target == "masse d'air" and [t.deprecated for t in air.get_target_terms()] == [False, True]
+    soap = next(u for u in store.units if u.source == "household soap")
+    assert soap.target == "savon ménager"  # the base form first, then the other inflections
+    lockdown = next(u for u in store.units if u.source == "lockdown")
+    assert all(t.deprecated for t in lockdown.get_target_terms())
     notes = air.getnotes()
     assert "Météo-France usage" in notes and "support: 12" in notes and "set_version: v1" in notes
     assert f"convention_id: {air.getid()[1:]}" in notes
