@@ -15,6 +15,7 @@ from typing import Any
 
 from assets.cli_ingest import add_strict, report_ingest
 from pipelines.errors import InputError
+from pipelines.paths import client_path
 
 
 def register(subparsers: Any) -> None:
@@ -75,7 +76,7 @@ def run_mine(args: argparse.Namespace) -> int:
     for path in [*args.contrast, *([args.splits] if args.splits else []), *([args.decisions] if args.decisions else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
-    atomic.writable_folder(args.out / args.client)
+    atomic.writable_folder(client_path(args.out, args.client, source="--client"))
 
     from pipelines.conventionset.build import mine_to_set, read_sources
     from pipelines.conventionset.version import sha256_file
@@ -91,7 +92,7 @@ def run_mine(args: argparse.Namespace) -> int:
     else:
         # The ingest's tables go to a pid-tagged hidden folder beside the sets, not to $TMPDIR: a mine
         # killed with SIGKILL runs no cleanup, and the next mine of the client removes what it left.
-        client_out = args.out / args.client
+        client_out = client_path(args.out, args.client, source="--client")
         atomic.remove_stale_temporaries(client_out)
         tmp = atomic.temporary_name(client_out / "ingest")
         tmp.mkdir(parents=True)

@@ -47,6 +47,7 @@ from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache
 from pipelines.generation.registry import make_backend
 from pipelines.generation.tasks import translate
+from pipelines.paths import client_path
 
 ENV_PREFIX = "HOUSESTYLE_GENERATOR_"
 MINED_TERMS = "term_candidates"  # the miner's asset: <storage>/term_candidates/<client>/<src>__<tgt>/candidates.jsonl
@@ -183,7 +184,7 @@ with warnings.catch_warnings():
 def negative_candidates(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Recurring divergences of the generic system(s) around mandated terms → candidate banned variants."""
     client = context.partition_key
-    outputs_path = settings.storage / "contrast_outputs" / client / "outputs.parquet"
+    outputs_path = client_path(settings.storage / "contrast_outputs", client, "outputs.parquet")
     if not outputs_path.is_file():
         context.log.warning(f"no contrast outputs for {client}: no candidate banned variants")
         (settings.asset_dir("negative_candidates", client) / "conventions.jsonl").unlink(missing_ok=True)

@@ -30,6 +30,7 @@ from pipelines.scoring.runs import open_conventions, score_into_set
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
 from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
 from pipelines.segments import load_segments
+from pipelines.paths import client_path
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -103,7 +104,7 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     """Score every system against the client's LATEST convention set; the run lands beside the set."""
     client = context.partition_key
     set_dir = settings.latest_set_dir(client)
-    systems_dir = settings.storage / "system_outputs" / client
+    systems_dir = client_path(settings.storage / "system_outputs", client)
     if set_dir is None or not (systems_dir / SYSTEMS_MANIFEST).is_file():
         context.log.warning(f"nothing to score for {client}: needs a convention set and system outputs")
         return

@@ -45,7 +45,7 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
     """The cursor entry: tm/'s fingerprint, plus the decisions file's when there is one (so a client
     without decisions keeps the entry it always had)."""
-    moved = fingerprint(tm, settings.inbox / client / "tm")
+    moved = fingerprint(tm, settings.client_dir(client) / "tm")
     decisions = settings.client_dir(client) / DECISIONS_FILE
     return f"{moved}+{fingerprint([decisions], settings.client_dir(client))}" if decisions.is_file() else moved
 
