@@ -15,7 +15,7 @@ from typing import Any
 
 from assets.cli_ingest import add_strict, report_ingest
 from pipelines.errors import InputError
-from pipelines.paths import client_path
+from pipelines.paths import CLIENT_GRAMMAR, client_path
 
 
 def register(subparsers: Any) -> None:
@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     mine.add_argument("--tgt", required=True, help="target language (e.g. fr)")
     mine.add_argument("--split", help="mine only this split of --splits (default: all units)")
     mine.add_argument("--splits", type=Path, help="the client's splits.json")
-    mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local)")
+    mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local); one path segment: " + CLIENT_GRAMMAR)
     mine.add_argument("--contrast", type=Path, action="append", default=[], metavar="FILE",
                       help="contrast candidates (origin contrast, e.g. the negative_candidates asset's conventions.jsonl) "
                            "folded into the term rules, as the convention_set asset does; repeatable")

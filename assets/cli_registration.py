@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipelines import atomic
-from pipelines.errors import InputError, RegistrationError
 from pipelines.cells import write_csv_safe
-from pipelines.paths import client_name, client_path, under
+from pipelines.errors import InputError, RegistrationError
+from pipelines.paths import CLIENT_GRAMMAR, client_name, client_path, under
 
 if TYPE_CHECKING:
     import polars as pl
@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
                                 description="Freeze gold files, splits hash and gates into registrations/<client>/vN/.")
     source = reg.add_mutually_exclusive_group(required=True)
     source.add_argument("--spec", type=Path, help="registration spec JSON (gold, splits, gates, claim_levels)")
-    source.add_argument("--client", help="use registrations/specs/<CLIENT>.json")
+    source.add_argument("--client", help="use registrations/specs/<CLIENT>.json (one path segment: " + CLIENT_GRAMMAR + ")")
     reg.add_argument("--root", type=Path, default=None,
                      help="folder the spec's paths are relative to (default: the project, as for every command)")
     reg.set_defaults(func=run_register)

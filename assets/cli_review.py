@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipelines.errors import InputError, RegistrationError
 from pipelines.cells import write_csv_safe
+from pipelines.errors import InputError, RegistrationError
 from pipelines.paths import client_path
 
 if TYPE_CHECKING:

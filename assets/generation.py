@@ -141,7 +141,8 @@ with warnings.catch_warnings():
         client = context.partition_key
         units_path = settings.tm_units_path(client)
         out_dir = settings.asset_dir("contrast_outputs", client)
-        if not units_path.is_file():
+        # No units is an answer, not an error: a failure here would be retried (MODEL_SERVER_RETRY) for nothing.
+        if not units_path.is_file() or pl.scan_parquet(units_path).select(pl.len()).collect().item() == 0:
             context.log.warning(f"no tm_units for {client}: nothing to contrast")
             (out_dir / "outputs.parquet").unlink(missing_ok=True)
             yield MaterializeResult(metadata={"generic_systems": 0, "why": "no tm_units"})

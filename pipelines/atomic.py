@@ -235,7 +235,7 @@ def stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> list[
         if not (name.startswith(".") and name.endswith(TMP_SUFFIX)):
             continue
         pid_part = name[: -len(TMP_SUFFIX)].rsplit(".", 1)[-1].split("-", 1)[0]
-        if pid_part.isdigit() and _alive(int(pid_part)):
+        if pid_part.isdigit() and pid_alive(int(pid_part)):
             continue
         try:
             age = now - path.lstat().st_mtime
@@ -254,7 +254,8 @@ def remove_stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -
     return len(stale)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` of this machine exists (a pid we may not signal counts as alive)."""
     if pid == os.getpid():
         return True
     try:
