@@ -314,3 +314,30 @@ def locked_append(path: Path, frame: pl.DataFrame,
             new = frame
         write_with(path, new.write_parquet)
     return new.height
+
+
+def replace_dir(final: Path, build: Callable[[Path], object]) -> Path:
+    """``build(tmp)`` fills a fresh temporary folder beside ``final``, which then takes ``final``'s
+    place (a previous ``final`` is discarded first). A failure — a full disk half-way — removes the
+    temporary and leaves ``final`` as it was, never a torn folder; temporaries a killed builder left
+    are removed first. An ``OutputError`` names ``final`` (not the temporary)."""
+    final = Path(final)
+    tmp = temporary_name(final)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(final.parent)
+        tmp.mkdir()
+        build(tmp)
+        _fsync_tree(tmp)
+    except BaseException as exc:
+        _remove(tmp)
+        if isinstance(exc, OutputError) and exc.path.startswith(str(tmp)):
+            raise OutputError(exc.reason, path=str(final) + exc.path[len(str(tmp)):]) from exc
+        problem = place_problem(exc, final.parent, tmp)
+        if problem is not None:
+            raise OutputError(problem.reason, path=str(final)) from exc
+        raise
+    discard(final)
+    os.rename(tmp, final)
+    _fsync_path(final.parent)
+    return final
