@@ -22,7 +22,7 @@ from assets.resources import HousestyleSettings
 from assets.run_owner import OWNER_HOST_TAG, OWNER_PID_TAG, owner_tags
 from assets.sensors import inbox_sensor
 from pipelines import atomic
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, fill_disk
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
 
@@ -162,3 +162,14 @@ def test_an_empty_client_fails_at_once(project: Path, dagster_home: Path, capsys
     assert time.monotonic() - started < 20
     err = capsys.readouterr().err
     assert "no translation memories for client 'e'" in err and err.count("\n") == 1
+
+
+def test_score_into_a_full_disk_leaves_no_run_folder(small_disk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fix = REPO_ROOT / "tests" / "fixtures" / "scoring"
+    out = small_disk / "run"
+    fill_disk(small_disk, leave=12 * 1024)  # room for the probe and a table or two, not for a whole run
+    code = main(["score", "--conventions", str(fix / "set.jsonl"), "--source", str(fix / "sources.tsv"),
+                 "--system", f"good={fix / 'good.jsonl'}", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and str(out) in err and ".tmp" not in err, err
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler"]  # no run folder, no temporary
