@@ -87,7 +87,7 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
     the inbox/<client>/tm/ files with the same name and sha256 (``mine`` route), ingested afresh."""
     import polars as pl
 
-    from assets.inbox import tm_files
+    from assets.inbox import is_regular, tm_files
     from pipelines.conventionset.version import sha256_file
     from pipelines.ingest import domain_from_path, ingest_files
 
@@ -99,7 +99,8 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
         if table.is_file() and sha256_file(table) == inputs["tm_units"]:
             return pl.read_parquet(table, columns=["unit_id", "source", "target"]), str(table)
     tm_root = client_path(inbox, client, "tm")
-    named = [f for f in tm_files(inbox, client) if inputs.get(f.relative_to(tm_root).as_posix()) == sha256_file(f)]
+    named = [f for f in tm_files(inbox, client)
+             if is_regular(f) and inputs.get(f.relative_to(tm_root).as_posix()) == sha256_file(f)]
     if not named:
         return None, ""
     ingest_files(named, client=client, out_dir=tmp, domain_of=lambda p: domain_from_path(p, tm_root))

@@ -62,13 +62,13 @@ def input_files(folder: Path) -> list[Path]:
 
 def tm_files(inbox: Path, client: str) -> list[Path]:
     """inbox/<client>/tm/: regular files and the entries ingest rejects (symlinks, FIFOs, devices)."""
-    return input_entries(client_path(inbox, client, "tm"))
+    return input_entries(client_path(inbox, client) / "tm")  # a symlinked tm/ holds nothing (never followed)
 
 
 def system_files(inbox: Path, client: str) -> list[Path]:
     """inbox/<client>/systems/: one file per system, the file stem is the system name."""
-    folder = client_path(inbox, client, "systems")
-    return sorted(p for p in folder.iterdir() if is_input_file(p)) if folder.is_dir() else []
+    folder = client_path(inbox, client) / "systems"
+    return sorted(p for p in folder.iterdir() if is_input_file(p)) if folder.is_dir() and not folder.is_symlink() else []
 
 
 def unsafe_client_folders(inbox: Path) -> list[str]:
