@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Sequence
 
 from pipelines.errors import ConfigError, HousestyleError
+from pipelines.paths import client_name
 from pipelines.project import ENV_ROOT, INSTANCE_FILE, is_project, resolve_project
 
 SUBCOMMAND_MODULES: list[str] = [
@@ -80,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         _use_project(getattr(args, "project", None))
+        if getattr(args, "client", None) is not None:  # every command taking --client: one path segment
+            client_name(args.client, source="--client")
         return int(args.func(args))
     except HousestyleError as error:
         print(f"housestyle {args.command}: error: {error}", file=sys.stderr)

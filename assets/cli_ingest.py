@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from assets.cli_table import text_table
 from pipelines.errors import InputError
+from pipelines.paths import CLIENT_GRAMMAR
 
 if TYPE_CHECKING:  # the CLI imports the ingest lazily, after argument parsing
     from pipelines.ingest import IngestSummary
@@ -24,7 +25,7 @@ def register(subparsers: Any) -> None:
                                    description="Read translation memories into tm_units.parquet and tm_rejects.parquet.")
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
-    parser.add_argument("--client", default="local", help="value of the client column (default: local)")
+    parser.add_argument("--client", default="local", help="value of the client column (default: local); one path segment: " + CLIENT_GRAMMAR)
     parser.add_argument("--workers", type=int, default=2, help="parallel readers (default: 2)")
     add_strict(parser)
     parser.add_argument("--max-uncompressed", type=int, metavar="BYTES",

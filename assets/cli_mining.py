@@ -15,6 +15,7 @@ from typing import Any
 
 from assets.cli_ingest import add_strict, report_ingest
 from pipelines.errors import InputError
+from pipelines.paths import CLIENT_GRAMMAR, client_path
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +26,7 @@ def register(subparsers: Any) -> None:
     mine.add_argument("--tgt", required=True, help="target language (e.g. fr)")
     mine.add_argument("--split", help="mine only this split of --splits (default: all units)")
     mine.add_argument("--splits", type=Path, help="the client's splits.json")
-    mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local)")
+    mine.add_argument("--client", default="local", help="client name: the folder under --out (default: local); one path segment: " + CLIENT_GRAMMAR)
     mine.add_argument("--contrast", type=Path, action="append", default=[], metavar="FILE",
                       help="contrast candidates (origin contrast, e.g. the negative_candidates asset's conventions.jsonl) "
                            "folded into the term rules, as the convention_set asset does; repeatable")
@@ -80,7 +81,7 @@ def run_mine(args: argparse.Namespace) -> int:
     for path in [*args.contrast, *([args.splits] if args.splits else []), *([args.decisions] if args.decisions else [])]:
         if not path.is_file():
             raise InputError("no such file", path=str(path))
-    atomic.writable_folder(args.out / args.client)
+    atomic.writable_folder(client_path(args.out, args.client, source="--client"))
 
     from pipelines.conventionset.build import mine_to_set, read_sources
     from pipelines.conventionset.version import sha256_file
@@ -96,7 +97,7 @@ def run_mine(args: argparse.Namespace) -> int:
     else:
         # The ingest's tables go to a pid-tagged hidden folder beside the sets, not to $TMPDIR: a mine
         # killed with SIGKILL runs no cleanup, and the next mine of the client removes what it left.
-        client_out = args.out / args.client
+        client_out = client_path(args.out, args.client, source="--client")
         atomic.remove_stale_temporaries(client_out)
         tmp = atomic.temporary_name(client_out / "ingest")
         tmp.mkdir(parents=True)

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipelines import atomic
+from pipelines.cells import write_csv_safe
 from pipelines.errors import InputError, RegistrationError
+from pipelines.paths import CLIENT_GRAMMAR, client_name, client_path, under
 
 if TYPE_CHECKING:
     import polars as pl
@@ -30,7 +32,7 @@ def register(subparsers: Any) -> None:
                                 description="Freeze gold files, splits hash and gates into registrations/<client>/vN/.")
     source = reg.add_mutually_exclusive_group(required=True)
     source.add_argument("--spec", type=Path, help="registration spec JSON (gold, splits, gates, claim_levels)")
-    source.add_argument("--client", help="use registrations/specs/<CLIENT>.json")
+    source.add_argument("--client", help="use registrations/specs/<CLIENT>.json (one path segment: " + CLIENT_GRAMMAR + ")")
     reg.add_argument("--root", type=Path, default=None,
                      help="folder the spec's paths are relative to (default: the project, as for every command)")
     reg.set_defaults(func=run_register)
@@ -66,7 +68,7 @@ def run_register(args: argparse.Namespace) -> int:
     from pipelines.project import resolve_project
 
     root = args.root if args.root is not None else resolve_project()
-    spec_path = args.spec or root / "registrations" / "specs" / f"{args.client}.json"
+    spec_path = args.spec or under(root / "registrations" / "specs", f"{client_name(args.client, source='--client')}.json")
     if not spec_path.is_file():
         raise RegistrationError(f"{spec_path}: no registration spec")
     reg_dir = freeze_registration(read_spec(spec_path), root=root)
@@ -85,8 +87,8 @@ def _ingest_client(root: Path, inbox: Path, client: str, out_dir: Path) -> Path:
 
     files = tm_files(inbox, client)
     if not files:
-        raise InputError("no translation memories to attest gold against (give --tm-units)", path=str(inbox / client / "tm"))
-    tm_root = inbox / client / "tm"
+        raise InputError("no translation memories to attest gold against (give --tm-units)", path=str(client_path(inbox, client, "tm")))
+    tm_root = client_path(inbox, client, "tm")
     ingest_files(files, client=client, out_dir=out_dir, domain_of=lambda p: domain_from_path(p, tm_root))
     return out_dir / "tm_units.parquet"
 
@@ -133,7 +135,8 @@ def run_review_sample(args: argparse.Namespace) -> int:
     units = _read_tm_units(args.tm_units) if args.tm_units else None
     sample = review_sample(cset.conventions, args.n, cset.set_version, units)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_with(args.out, sample.write_parquet if args.out.suffix.lower() == ".parquet" else sample.write_csv)
+    atomic.write_with(args.out, sample.write_parquet if args.out.suffix.lower() == ".parquet"
+                      else lambda tmp: write_csv_safe(sample, tmp))
     print(f"{sample.height} of {len(cset.conventions)} rules of set {cset.set_version} → {args.out}")
     print("fill verdict (correct/incorrect), comment, reviewer, reviewer_role (linguist); engineers' rows never count")
     return 0
@@ -158,7 +161,7 @@ def file_verdict_review(review: Path, conventions: Path, registration: Path, inb
         raise RegistrationError(f"{reg_dir}: registration has no precision_under_review gate")
     prec = precision_gate(frame, {c.convention_id for c in cset.conventions}, gates[0].threshold, gates[0].params)
     inbox = inbox_root or reg_dir.resolve().parents[2] / "inbox"
-    dest = inbox / reg.client / "review" / f"{cset.set_version}{suffix}"
+    dest = client_path(inbox, reg.client, "review", f"{cset.set_version}{suffix}")
     dest.parent.mkdir(parents=True, exist_ok=True)
     atomic.copy_file(review, dest)
     value = "—" if prec.value is None else f"{prec.value:.3f}"

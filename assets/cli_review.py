@@ -15,7 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipelines.cells import write_csv_safe
 from pipelines.errors import InputError, RegistrationError
+from pipelines.paths import client_path
 
 if TYPE_CHECKING:
     import polars as pl
@@ -86,7 +88,7 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
     the inbox/<client>/tm/ files with the same name and sha256 (``mine`` route), ingested afresh."""
     import polars as pl
 
-    from assets.inbox import tm_files
+    from assets.inbox import is_regular, tm_files
     from pipelines.conventionset.version import sha256_file
     from pipelines.ingest import domain_from_path, ingest_files
 
@@ -97,8 +99,9 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
         table = HousestyleSettings().tm_units_path(client)
         if table.is_file() and sha256_file(table) == inputs["tm_units"]:
             return pl.read_parquet(table, columns=["unit_id", "source", "target"]), str(table)
-    tm_root = inbox / client / "tm"
-    named = [f for f in tm_files(inbox, client) if inputs.get(f.relative_to(tm_root).as_posix()) == sha256_file(f)]
+    tm_root = client_path(inbox, client, "tm")
+    named = [f for f in tm_files(inbox, client)
+             if is_regular(f) and inputs.get(f.relative_to(tm_root).as_posix()) == sha256_file(f)]
     if not named:
         return None, ""
     ingest_files(named, client=client, out_dir=tmp, domain_of=lambda p: domain_from_path(p, tm_root))
@@ -205,7 +208,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
         inbox = _reg_dir(args.registration).resolve().parents[2] / "inbox"
     else:
         inbox = _inbox(None)
-    path = inbox / client / DECISIONS_FILE
+    path = client_path(inbox, client, DECISIONS_FILE)
     total = append_decisions(path, decisions)
     counts = {w: decisions.filter(decisions["decision"] == w).height for w in ("accept", "reject", "edit")}
     print(f"recorded {decisions.height} decisions of set {version} ({', '.join(f'{k} {v}' for k, v in counts.items())}) "
@@ -214,12 +217,13 @@ def _import_decisions(args: argparse.Namespace) -> int:
     if gate is not None:
         from pipelines.registration.review import precision_gate
 
-        of_set = read_decisions(path)
-        of_set = of_set.filter(of_set["set_version"] == version)
-        review = review_frame(of_set)
-        dest = inbox / client / "review" / f"{version}.csv"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_with(dest, review.write_csv)
+        dest = client_path(inbox, client, "review", f"{version}.csv")
+        with atomic.file_lock(path):  # derived from the decisions as they are now, not as another import saw them
+            of_set = read_decisions(path)
+            of_set = of_set.filter(of_set["set_version"] == version)
+            review = review_frame(of_set)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            atomic.write_with(dest, lambda tmp: write_csv_safe(review, tmp))
         prec = precision_gate(review, {c.convention_id for c in conventions}, gate.threshold, gate.params)
         value = "—" if prec.value is None else f"{prec.value:.3f}"
         print(f"{review.height} decisions of set {version} filed for the precision gate: {prec.judged} linguist "

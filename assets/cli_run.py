@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from assets.instance import ensure_dagster_home
 from pipelines.errors import ConfigError
+from pipelines.paths import CLIENT_GRAMMAR
 
 if TYPE_CHECKING:  # dagster (via the resource) is imported when the command runs, not at every CLI start
     from assets.resources import HousestyleSettings
@@ -27,7 +28,9 @@ EXECUTORS = ("multiprocess", "in_process")
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("run", help="materialise every asset for a client (default: the demo client)",
                                    description="Run the whole asset graph for one client partition on this machine.")
-    parser.add_argument("--client", default=DEFAULT_CLIENT, help=f"client folder under inbox/ (default: {DEFAULT_CLIENT})")
+    parser.add_argument("--client", default=DEFAULT_CLIENT,
+                        help=f"client folder under inbox/ (default: {DEFAULT_CLIENT}); a client name is one path "
+                             f"segment: {CLIENT_GRAMMAR}")
     parser.add_argument("--executor", choices=EXECUTORS, default="multiprocess",
                         help="a process per step, independent steps side by side (default), or every step in this process")
     parser.set_defaults(func=run)
@@ -93,11 +96,23 @@ def run(args: argparse.Namespace) -> int:
     if not settings.client_dir(client).is_dir():
         known = ", ".join(client_dirs(settings.inbox)) or "none"
         raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
+    from assets.inbox import tm_files
+
+    if not tm_files(settings.inbox, client):  # nothing to learn from: say so now, not after minutes of steps
+        raise ConfigError(f"{settings.client_dir(client) / 'tm'}: no translation memories for client {client!r} "
+                          "(add TMX, XLIFF, PO or TBX files there, then run again)")
     from assets.jobs import LOCAL_EXECUTION_CONFIG
 
+    from assets.run_owner import client_run_lock, owner_tags, release_dead_runs
+    from assets.schedules import client_in_flight
+
     run_config: dict[str, Any] = {"loggers": {"progress": {}}}
-    tags = {"housestyle/trigger": "cli"}
-    with DagsterInstance.get() as instance:
+    tags = {"housestyle/trigger": "cli", **owner_tags()}
+    with client_run_lock(settings.storage, client), DagsterInstance.get() as instance:
+        release_dead_runs(instance, client)
+        if client_in_flight(instance, client):
+            raise ConfigError(f"a run of client {client!r} is already queued or in progress (see `dagster` runs or "
+                              "the UI): wait for it to finish, then run again")
         if not instance.has_dynamic_partition(CLIENTS_PARTITIONS_NAME, client):
             instance.add_dynamic_partitions(CLIENTS_PARTITIONS_NAME, [client])
         _observe_inputs(instance, settings, client)

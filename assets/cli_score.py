@@ -47,13 +47,23 @@ def run(args: argparse.Namespace) -> int:
     from pipelines.conventions.statuses import parse_statuses
 
     statuses = parse_statuses(args.status)  # a typo is one line, before anything is read
-    atomic.writable_folder(args.out)  # before the scorer's libraries load (run_scoring checks again)
+    # A new, empty or earlier-run --out is built in a temporary folder and renamed at the end (a full disk
+    # leaves no torn run); a folder holding other files is written into, as it always was.
+    whole = not args.out.exists() or (args.out.is_dir() and (not any(args.out.iterdir()) or (args.out / "run.json").is_file()))
+    # before the scorer's libraries load (run_scoring checks again); a new --out is not created yet
+    atomic.writable_folder(args.out if args.out.exists() or not whole else args.out.parent)
 
     import polars as pl
+    from pipelines.scoring.run_record import AUDIT_FILE
     from pipelines.scoring.runs import run_scoring
     from pipelines.scoring.summary import system_summary
 
-    run_dir = run_scoring(args.conventions, args.source, systems, list(args.reference), args.out, statuses=statuses)
+    def build(out: Path) -> Path:
+        if out != args.out and (args.out / AUDIT_FILE).is_file():  # an acknowledgement of this run stays
+            atomic.copy_file(args.out / AUDIT_FILE, out / AUDIT_FILE)
+        return run_scoring(args.conventions, args.source, systems, list(args.reference), out, statuses=statuses)
+
+    run_dir = atomic.replace_dir(args.out, build) if whole else build(args.out)
     summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
                              pl.read_parquet(run_dir / "adequacy.parquet"), list(systems))
     rows = [{**row, "score": NO_VALUE if row["scs"] is None else row["scs"]} for row in summary.to_dicts()]

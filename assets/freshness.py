@@ -38,6 +38,7 @@ from dagster import AssetKey, AssetObservation, AssetRecordsFilter, AssetSpec, D
 from assets.inbox import content_fingerprint, input_files, system_files, tm_files
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.paths import client_path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 INTERNAL_PACKAGES = ("pipelines", "assets")
@@ -59,7 +60,7 @@ def _client_folder(name: str) -> Callable[[HousestyleSettings, str], list[Path]]
 
 
 def _registration_files(settings: HousestyleSettings, client: str) -> list[Path]:
-    folder = settings.registrations / client
+    folder = client_path(settings.registrations, client)
     return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
 
 
@@ -84,7 +85,7 @@ def source_specs() -> list[AssetSpec]:
 
 
 def source_root(settings: HousestyleSettings, key: str, client: str) -> Path:
-    return settings.registrations / client if key == "client_registrations" else settings.client_dir(client)
+    return client_path(settings.registrations, client) if key == "client_registrations" else settings.client_dir(client)
 
 
 def source_versions(settings: HousestyleSettings, client: str) -> dict[str, str]:

@@ -47,6 +47,7 @@ from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache
 from pipelines.generation.registry import make_backend
 from pipelines.generation.tasks import translate
+from pipelines.paths import client_path
 
 ENV_PREFIX = "HOUSESTYLE_GENERATOR_"
 MINED_TERMS = "term_candidates"  # the miner's asset: <storage>/term_candidates/<client>/<src>__<tgt>/candidates.jsonl
@@ -140,7 +141,8 @@ with warnings.catch_warnings():
         client = context.partition_key
         units_path = settings.tm_units_path(client)
         out_dir = settings.asset_dir("contrast_outputs", client)
-        if not units_path.is_file():
+        # No units is an answer, not an error: a failure here would be retried (MODEL_SERVER_RETRY) for nothing.
+        if not units_path.is_file() or pl.scan_parquet(units_path).select(pl.len()).collect().item() == 0:
             context.log.warning(f"no tm_units for {client}: nothing to contrast")
             (out_dir / "outputs.parquet").unlink(missing_ok=True)
             yield MaterializeResult(metadata={"generic_systems": 0, "why": "no tm_units"})
@@ -183,7 +185,7 @@ with warnings.catch_warnings():
 def negative_candidates(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """Recurring divergences of the generic system(s) around mandated terms → candidate banned variants."""
     client = context.partition_key
-    outputs_path = settings.storage / "contrast_outputs" / client / "outputs.parquet"
+    outputs_path = client_path(settings.storage / "contrast_outputs", client, "outputs.parquet")
     if not outputs_path.is_file():
         context.log.warning(f"no contrast outputs for {client}: no candidate banned variants")
         (settings.asset_dir("negative_candidates", client) / "conventions.jsonl").unlink(missing_ok=True)

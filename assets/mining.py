@@ -45,6 +45,7 @@ from pipelines.mining.mine import (
 from pipelines.mining.params import DEFAULT_PARAMS
 from pipelines.mining.term_trace import TRACE_FILE
 from pipelines.splits import select_split
+from pipelines.paths import client_path
 
 
 class MiningConfig(Config):
@@ -143,11 +144,11 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
     for corpus in _corpora(settings, client, config.split):
         mined, conflicts, stats = [], [], {"units": len(corpus)}
         for name in ("term_candidates", "pattern_candidates", "rule_candidates"):
-            items, meta = _load(settings.storage / name / client, corpus)
+            items, meta = _load(client_path(settings.storage / name, client), corpus)
             mined += items
             conflicts += meta.get("conflicts", [])
             stats.update(meta.get("stats", {}))
-        trace_file = settings.storage / "term_candidates" / client / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE
+        trace_file = client_path(settings.storage / "term_candidates", client) / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE
         result = combine(mined, conflicts, corpus.unit_ids, stats, pl.read_parquet(trace_file) if trace_file.is_file() else None)
         _store(out, [Mined(c, [], []) for c in result.conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
@@ -183,8 +184,8 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
     rules of inbox/<client>/glossary/ (import-glossary) and the review decisions of inbox/<client>/decisions.parquet (applied last), published to
     rules_out/<client>/<set_version>/ with LATEST updated."""
     client = context.partition_key
-    pairs = _stored_pairs(settings.storage / "convention_candidates" / client)
-    contrast = settings.storage / "negative_candidates" / client / "conventions.jsonl"
+    pairs = _stored_pairs(client_path(settings.storage / "convention_candidates", client))
+    contrast = client_path(settings.storage / "negative_candidates", client, "conventions.jsonl")
     decisions = settings.client_dir(client) / DECISIONS_FILE
     sources = read_sources(contrast=[contrast] if contrast.is_file() else [],
                            authored=input_files(settings.client_dir(client) / "conventions"),

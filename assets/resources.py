@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
+from pipelines.paths import client_path, under
 from pipelines.project import ENV_ROOT, resolve_project
 
 # The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
@@ -69,22 +70,23 @@ class HousestyleSettings(ConfigurableResource):
         return _pick(self.storage_root, ENV_STORAGE, lambda: self.repo / ".dagster" / "data")
 
     def client_dir(self, client: str) -> Path:
-        return self.inbox / client
+        """inbox/<client>/ (the name checked, the path kept under the inbox: pipelines.paths)."""
+        return client_path(self.inbox, client)
 
     def asset_dir(self, asset: str, client: str) -> Path:
         """The folder an asset writes for one client partition (created on demand)."""
-        path = self.storage / asset / client
+        path = client_path(self.storage / asset, client)
         path.mkdir(parents=True, exist_ok=True)
         return path
 
     def tm_units_path(self, client: str) -> Path:
-        return self.storage / "tm_units" / client / "tm_units.parquet"
+        return client_path(self.storage / "tm_units", client, "tm_units.parquet")
 
     def tm_rejects_path(self, client: str) -> Path:
-        return self.storage / "tm_units" / client / "tm_rejects.parquet"
+        return client_path(self.storage / "tm_units", client, "tm_rejects.parquet")
 
     def client_rules_out(self, client: str) -> Path:
-        return self.rules_out / client
+        return client_path(self.rules_out, client)
 
     def latest_set_dir(self, client: str) -> Path | None:
         """rules_out/<client>/<LATEST>/, or None when the client has no convention set yet."""
@@ -92,4 +94,4 @@ class HousestyleSettings(ConfigurableResource):
         if not latest.is_file():
             return None
         version = latest.read_text(encoding="utf-8").strip()
-        return self.client_rules_out(client) / version if version else None
+        return under(self.client_rules_out(client), version) if version else None

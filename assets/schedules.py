@@ -25,6 +25,7 @@ from assets.inbox import clients_with_tm
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
+from assets.run_owner import release_dead_runs
 
 IN_FLIGHT = [DagsterRunStatus.QUEUED, DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
 
@@ -62,6 +63,8 @@ def daily_requests(context: ScheduleEvaluationContext, settings: HousestyleSetti
     day = context.scheduled_execution_time.strftime("%Y-%m-%d") if context.scheduled_execution_time else "manual"
     fresh: list[str] = []
     for client in clients:
+        for run_id in release_dead_runs(context.instance, client):  # its process is gone: not in flight
+            context.log.warning(f"{client}: run {run_id} marked failed: the process that ran it is gone")
         if client_in_flight(context.instance, client):
             context.log.info(f"{client}: a run is queued or in progress; next tick")
             continue

@@ -9,7 +9,7 @@ dependent assets instead of failing.
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +25,12 @@ from pipelines import atomic
 from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import NO_SCORE
-from pipelines.scoring.run_record import open_run
-from pipelines.scoring.runs import open_conventions, score_into_set
+from pipelines.scoring.run_record import AUDIT_FILE, open_run
+from pipelines.scoring.runs import open_conventions, plan_run, run_scoring
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
 from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
 from pipelines.segments import load_segments
+from pipelines.paths import client_path
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -103,7 +104,7 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     """Score every system against the client's LATEST convention set; the run lands beside the set."""
     client = context.partition_key
     set_dir = settings.latest_set_dir(client)
-    systems_dir = settings.storage / "system_outputs" / client
+    systems_dir = client_path(settings.storage / "system_outputs", client)
     if set_dir is None or not (systems_dir / SYSTEMS_MANIFEST).is_file():
         context.log.warning(f"nothing to score for {client}: needs a convention set and system outputs")
         return
@@ -118,8 +119,7 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     n_scored = sum(c.status in statuses for c in conventions)
     context.log.info(f"scoring {len(systems)} system(s) × {n_scored} of the set's {len(conventions)} conventions "
                      f"(statuses {'+'.join(statuses)}) on {pair}")
-    run_dir = score_into_set(settings.rules_out, client, set_dir / "conventions.jsonl", source, systems, [reference],
-                             reference_names=["tm_target"], statuses=statuses)
+    run_dir = _score_whole(settings, client, set_dir, source, systems, reference, statuses)
     run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     audit, audit_detail = audit_status(run_dir)
@@ -135,6 +135,24 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
         "language_pair": pair,
         "per_dimension": MetadataValue.md(_dimension_table(scores)),
     })
+
+
+def _score_whole(settings: HousestyleSettings, client: str, set_dir: Path, source: Path, systems: dict[str, Path],
+                 reference: Path, statuses: Sequence[str]) -> Path:
+    """Score into a temporary folder beside the run's place, renamed at the end (``atomic.replace_dir``):
+    a full disk leaves no torn run folder, and the error names the run folder."""
+    conventions_file = set_dir / "conventions.jsonl"
+    file, _, version = open_conventions(conventions_file, regex_guard=False)
+    run_id, _ = plan_run(file, source, systems, [reference], version, statuses)
+    final = client_path(settings.rules_out, client, version, "runs", run_id)
+
+    def build(tmp: Path) -> None:
+        if (final / AUDIT_FILE).is_file():  # an acknowledgement of this very run (same inputs, same id) stays
+            atomic.copy_file(final / AUDIT_FILE, tmp / AUDIT_FILE)
+        run_scoring(conventions_file, source, systems, [reference], tmp, reference_names=["tm_target"],
+                    set_version=version, statuses=statuses)
+
+    return atomic.replace_dir(final, build)
 
 
 def summary_markdown(run_dir: Path, run: dict[str, Any]) -> str:

@@ -8,7 +8,10 @@ inbox costs one directory walk a tick. When it moves, the client's refresh plan 
 content fingerprints of every input, Dagster's code versions and records) decides what to run: a
 touched but identical file runs nothing, a rewritten TM re-runs ingest and what depends on it. Each
 location's sensor looks only at its own inbox, and a client with a run queued or in progress (from
-any location of the instance) is left for a later tick, its cursor entry unchanged.
+any location of the instance) is left for a later tick, its cursor entry unchanged — unless the process
+that ran it is gone (``kill -9``, out of memory): such a run is marked failed (assets/run_owner.py) and
+the client is planned on this very tick. Inbox folders whose name is not a client name
+(``pipelines.paths``) or that are symlinks are skipped with a logged reason.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
@@ -26,12 +29,14 @@ from dagster import (
     sensor,
 )
 
-from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files
+from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
+from assets.run_owner import release_dead_runs
 from assets.schedules import client_in_flight, refresh_request
+from pipelines.paths import CLIENT_GRAMMAR, UnsafePathError
 
 
 def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
@@ -45,7 +50,7 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
     """The cursor entry: tm/'s fingerprint, plus the decisions and glossary files' when there are any (so a client
     without decisions keeps the entry it always had)."""
-    moved = fingerprint(tm, settings.inbox / client / "tm")
+    moved = fingerprint(tm, settings.client_dir(client) / "tm")
     decisions = settings.client_dir(client) / DECISIONS_FILE
     also = [p for p in [decisions] if p.is_file()] + input_files(settings.client_dir(client) / "glossary")  # import-glossary
     return f"{moved}+{fingerprint(also, settings.client_dir(client))}" if also else moved
@@ -59,8 +64,17 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
     new_clients: list[str] = []
     requests: list[RunRequest] = []
     notes: list[str] = []
+    for name in unsafe_client_folders(settings.inbox):
+        note = f"inbox/{name[:80]!r}: skipped, not a client (a client folder is a real folder named {CLIENT_GRAMMAR})"
+        context.log.warning(note)
+        notes.append(note)
     for client in clients_with_tm(settings.inbox):
-        files = tm_files(settings.inbox, client)
+        try:
+            files = tm_files(settings.inbox, client)
+        except UnsafePathError as exc:  # inbox/<client>/tm links out of the inbox
+            context.log.warning(f"{client}: skipped: {exc}")
+            notes.append(f"{client}: skipped: {exc}")
+            continue
         if not files:
             continue
         moved = _watched(settings, client, files)
@@ -69,6 +83,8 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
         if seen.get(client) == moved:
             current[client] = moved
             continue
+        for run_id in release_dead_runs(context.instance, client):
+            context.log.warning(f"{client}: run {run_id} marked failed: the process that ran it is gone")
         if client_in_flight(context.instance, client):
             if client in seen:
                 current[client] = seen[client]  # not advanced: this change is planned on a later tick

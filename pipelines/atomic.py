@@ -11,7 +11,8 @@ between "write" and "rename" must leave only a temporary that the next writer ig
 - on any exception the temporary is removed, and the target is untouched.
 
 ``stale_temporaries`` finds temporaries left by a killed process (SIGKILL runs no cleanup), so a
-later writer can remove them; ``discard`` removes a folder in one visible step. ``writable_folder`` probes an output folder before long work starts,
+later writer can remove them; ``discard`` removes a folder in one visible step. ``file_lock`` and
+``locked_append`` serialise read-modify-write of one table (two imports at once both land). ``writable_folder`` probes an output folder before long work starts,
 and a write that fails for want of space or permission raises ``OutputError`` (one line naming the
 place) instead of a library's traceback.
 """
@@ -19,15 +20,20 @@ place) instead of a library's traceback.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
 
 from pipelines.errors import OutputError
+
+if TYPE_CHECKING:
+    import polars as pl
 
 TMP_SUFFIX = ".tmp"
 # errno values that say the output place, not the data, is at fault
@@ -229,7 +235,7 @@ def stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -> list[
         if not (name.startswith(".") and name.endswith(TMP_SUFFIX)):
             continue
         pid_part = name[: -len(TMP_SUFFIX)].rsplit(".", 1)[-1].split("-", 1)[0]
-        if pid_part.isdigit() and _alive(int(pid_part)):
+        if pid_part.isdigit() and pid_alive(int(pid_part)):
             continue
         try:
             age = now - path.lstat().st_mtime
@@ -248,7 +254,8 @@ def remove_stale_temporaries(folder: Path, *, older_than_seconds: float = 0.0) -
     return len(stale)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` of this machine exists (a pid we may not signal counts as alive)."""
     if pid == os.getpid():
         return True
     try:
@@ -258,3 +265,79 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+LOCK_SUFFIX = ".lock"
+
+
+def lock_path(target: Path) -> Path:
+    """The lock file beside ``target`` (hidden; never removed: removing a lock file races its users)."""
+    target = Path(target)
+    return target.with_name(f".{target.name}{LOCK_SUFFIX}")
+
+
+@contextmanager
+def file_lock(target: Path, *, blocking: bool = True) -> Iterator[Path]:
+    """Hold an exclusive ``flock`` on ``target``'s lock file for the block.
+
+    The kernel drops the lock when the holder dies (even by SIGKILL), so a killed writer never blocks
+    the next one. ``blocking=False`` raises ``BlockingIOError`` at once when another process holds it.
+    """
+    path = lock_path(target)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        try:
+            yield path
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def locked_append(path: Path, frame: pl.DataFrame,
+                  read: Callable[[Path], pl.DataFrame] | None = None) -> int:
+    """Append ``frame``'s rows to the Parquet table ``path`` (created when absent), read, concatenated
+    and replaced in one rename while holding ``path``'s lock: concurrent appenders wait for each other,
+    so none loses the other's rows. ``read`` reads (and validates) the current table; the result has
+    its columns. Returns the rows the table now holds."""
+    import polars as pl
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(path):
+        if path.is_file():
+            old = (read or pl.read_parquet)(path)
+            new = pl.concat([old, frame.select(old.columns).cast(old.schema)])
+        else:
+            new = frame
+        write_with(path, new.write_parquet)
+    return new.height
+
+
+def replace_dir(final: Path, build: Callable[[Path], object]) -> Path:
+    """``build(tmp)`` fills a fresh temporary folder beside ``final``, which then takes ``final``'s
+    place (a previous ``final`` is discarded first). A failure — a full disk half-way — removes the
+    temporary and leaves ``final`` as it was, never a torn folder; temporaries a killed builder left
+    are removed first. An ``OutputError`` names ``final`` (not the temporary)."""
+    final = Path(final)
+    tmp = temporary_name(final)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(final.parent)
+        tmp.mkdir()
+        build(tmp)
+        _fsync_tree(tmp)
+    except BaseException as exc:
+        _remove(tmp)
+        if isinstance(exc, OutputError) and exc.path.startswith(str(tmp)):
+            raise OutputError(exc.reason, path=str(final) + exc.path[len(str(tmp)):]) from exc
+        problem = place_problem(exc, final.parent, tmp)
+        if problem is not None:
+            raise OutputError(problem.reason, path=str(final)) from exc
+        raise
+    discard(final)
+    os.rename(tmp, final)
+    _fsync_path(final.parent)
+    return final

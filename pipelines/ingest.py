@@ -27,6 +27,7 @@ import gc
 import multiprocessing
 import re
 import shutil
+import stat
 from collections import Counter, deque
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -304,7 +305,29 @@ def ingest_files(
     return summary
 
 
+def not_regular(path: Path) -> InputError | None:
+    """The reject for an entry that is not a regular file (symlink, FIFO, socket, device), or None.
+
+    Decided on the entry itself (``lstat``): a link is never followed and nothing is opened, so the
+    reason quotes nothing of what it points at (a link to /etc/shadow leaks no line of it)."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError as exc:
+        return InputError(f"cannot open: {exc.strerror or exc}", path=str(path))
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a folder" if stat.S_ISDIR(mode) else "a special file")
+    return InputError(f"not a regular file ({kind}): only regular files are read, links are never followed",
+                      path=str(path))
+
+
 def _read_path(run: _Run, path: Path, domain: str | None, limits: ContainerLimits | None) -> None:
+    refused = not_regular(path)
+    if refused is not None:
+        _file_error(run, run.file(str(path), None), refused)
+        return
     for member in containers.expand(path, limits):
         if isinstance(member, InputError):
             _file_error(run, run.file(member.path, None), member)

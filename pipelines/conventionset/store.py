@@ -9,12 +9,16 @@ were sealed), or with a file that does not match its hash is refused — ``score
 ``evaluate``, ``review-*`` and the assets all read sets through ``convention_source``, so none of
 them can score against a half-written set under a made-up version. ``evaluation.json`` and
 ``runs/`` are added to a sealed set later and are not part of it (evaluating never changes a set).
+The manifest's ``seal`` hashes its client, set_version and file hashes together, so the client a set
+belongs to (which review-import turns into a path) is covered like its files; a client field that is
+not a client name (``pipelines.paths``) is refused even in a set sealed before seals existed.
 
 This module imports nothing from the miner: the checker reads sets through it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +28,7 @@ from typing import Any
 from pipelines import atomic
 from pipelines.conventionset.version import sha256_file
 from pipelines.errors import InputError
+from pipelines.paths import CLIENT_GRAMMAR, is_client_name
 
 MANIFEST_FILE = "manifest.json"
 CONVENTION_FILES = ("conventions.parquet", "conventions.jsonl")  # the first present is the one read
@@ -51,6 +56,14 @@ class OpenedSet:
         return next(self.path / name for name in CONVENTION_FILES if name in self.manifest["files"])
 
 
+def seal_of(manifest: Mapping[str, Any]) -> str:
+    """sha256 over the client, the set_version and the file hashes: a set's owner is covered by its
+    hashes like its files (an edited ``client`` field is refused, not trusted to build a path)."""
+    payload = {"client": manifest.get("client"), "set_version": manifest.get("set_version"),
+               "files": dict(sorted(dict(manifest.get("files") or {}).items()))}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
 def _refuse(path: Path, why: str) -> InputError:
     return InputError(f"incomplete convention set: {why}; mine it again", path=str(path))
 
@@ -75,6 +88,12 @@ def open_set(folder: Path) -> OpenedSet:
         raise _refuse(folder, "manifest.json has no set_version")
     if not any(name in files for name in CONVENTION_FILES):
         raise _refuse(folder, "manifest.json lists no conventions file")
+    client = manifest.get("client")
+    if client is not None and not is_client_name(client):
+        raise InputError(f"manifest.json names client {str(client)[:80]!r}, not a client name ({CLIENT_GRAMMAR})",
+                         path=str(path))
+    if "seal" in manifest and manifest["seal"] != seal_of(manifest):
+        raise _refuse(folder, "manifest.json's client, set_version or file list was changed after it was sealed")
     for name, digest in sorted(files.items()):
         if Path(name).name != name or name == MANIFEST_FILE:
             raise _refuse(folder, f"manifest.json lists {name!r}, which is not a file of the set folder")
@@ -121,6 +140,7 @@ def publish_set(set_dir: Path, write_files: Callable[[Path], None], manifest: Ma
             write_files(building)
             files = {p.name: sha256_file(p) for p in sorted(building.iterdir()) if p.is_file()}
             sealed = {**manifest, "files": files}
+            sealed["seal"] = seal_of(sealed)
             text = json.dumps(sealed, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
             (building / MANIFEST_FILE).write_text(text, encoding="utf-8")
     except FileExistsError:  # a concurrent writer of the same version finished first

@@ -32,6 +32,7 @@ from pipelines.conventionset.version import (
 from pipelines.mining.conflicts import conflict_rows
 from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
 from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
+from pipelines.paths import client_path
 
 SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
@@ -59,7 +60,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
     """Publish the set (whole or not at all: ``store.publish_set``) and point LATEST at it."""
     conventions = sorted(result.conventions, key=lambda c: c.convention_id)
     version = set_version_of(conventions, inputs, params)
-    client_dir = Path(rules_out) / client
+    client_dir = client_path(rules_out, client)
     evidence = result.evidence.select(list(EVIDENCE_SCHEMA)).cast(EVIDENCE_SCHEMA)
     if not in_evidence_order(evidence):  # the miner's table is in order: sorting it again copies it
         evidence = evidence.sort(*EVIDENCE_ORDER)

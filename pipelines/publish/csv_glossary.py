@@ -11,36 +11,24 @@ Encoding: UTF-8 with a BOM and CRLF line ends (RFC 4180): Excel opens a BOM-less
 the ANSI code page and garbles accents, and the CAT tools read the BOM as the encoding mark.
 Written with the csv module (quoting is its job), atomically.
 
-Cells are data, never formulas: a cell a spreadsheet would evaluate (first character ``=``, ``+``,
-``-``, ``@``, tab or CR, and not a plain number) gets a leading apostrophe (OWASP's advice for CSV
-injection), since a TM term such as ``=HYPERLINK(…)`` would otherwise run when the glossary is
-opened in Excel. The TBX keeps every term exactly as written.
+Cells are data, never formulas (``pipelines.cells.inert_cell``, the one neutraliser every CSV and
+XLSX writer uses): a TM term such as ``=HYPERLINK(…)`` gets a leading apostrophe. The TBX keeps every
+term exactly as written.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from pipelines import atomic
+from pipelines.cells import inert_cell
 from pipelines.publish.glossary import GlossaryEntry, entry_note
 
 COLUMNS: tuple[str, ...] = ("source", "target", "forbidden", "note", "convention_id")
 ENCODING = "utf-8-sig"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)*")
-
-
-def inert_cell(text: str) -> str:
-    """``text`` as a cell no spreadsheet evaluates (see the module docstring)."""
-    if text.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
 def glossary_rows(entries: Sequence[GlossaryEntry]) -> list[dict[str, str]]:
     """The CSV rows (dicts keyed by COLUMNS), in entry order."""
     rows = []

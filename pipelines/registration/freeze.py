@@ -38,6 +38,7 @@ from pipelines.registration.model import (
     sha256_bytes,
 )
 from pipelines.splits import read_splits
+from pipelines.paths import client_path
 
 REGISTRATION_FILE = "registration.json"
 _VERSION_RE = re.compile(r"^v(\d+)$")
@@ -117,7 +118,7 @@ def freeze_registration(spec: dict[str, Any], *, root: Path, registrations_dir: 
     """
     root = Path(root).resolve()
     client = str(spec["client"])
-    client_dir = (registrations_dir or root / "registrations") / client
+    client_dir = client_path(registrations_dir or root / "registrations", client, source="registration spec client")
     client_dir.mkdir(parents=True, exist_ok=True)
     version = next_version(client_dir)
     reg_dir = client_dir / version
@@ -224,7 +225,7 @@ def _file_change(label: str, path: Path, expected: str) -> list[str]:
 
 def latest_registration_dir(registrations_root: Path, client: str) -> Path | None:
     """registrations/<client>/v<highest>/, or None when the client has no registration."""
-    client_dir = Path(registrations_root) / client
+    client_dir = client_path(registrations_root, client)
     numbers = [int(m.group(1)) for p in client_dir.glob("v*") if (m := _VERSION_RE.match(p.name)) and p.is_dir()]
     return client_dir / f"v{max(numbers)}" if numbers else None
 

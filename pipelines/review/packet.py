@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
+from pipelines.cells import inert_cell
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import DECISION_WORDS, ENTRY_SEPARATOR, REGEX_PREFIX
 from pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
@@ -149,5 +150,5 @@ def write_csv(packet: Packet, path: Path) -> Path:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(PACKET_COLUMNS)
     for row in packet.rows:
-        writer.writerow([plain(row[c]) for c in PACKET_COLUMNS])
+        writer.writerow([inert_cell(plain(row[c])) for c in PACKET_COLUMNS])
     return atomic.write_bytes(path, ("\ufeff" + buffer.getvalue()).encode("utf-8"))

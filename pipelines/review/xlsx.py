@@ -19,6 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from pipelines import atomic
+from pipelines.cells import as_text_cell
 from pipelines.conventionset.decisions import DECISION_WORDS
 from pipelines.errors import InputError
 from pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
@@ -52,6 +53,8 @@ def write_xlsx(packet: Packet, path: Path) -> Path:
     sheet.append(list(PACKET_COLUMNS))
     for row in packet.rows:
         sheet.append([_cell(row[c], c in MARKED_COLUMNS) for c in PACKET_COLUMNS])
+        for cell in sheet[sheet.max_row]:  # text, never a formula (pipelines.cells)
+            as_text_cell(cell)
     wrap = Alignment(wrap_text=True, vertical="top")
     for index, name in enumerate(PACKET_COLUMNS, start=1):
         letter = get_column_letter(index)
