@@ -29,7 +29,7 @@ def _qualified(out: dict[str, str], file: str, seg_id: str, text: str, where: st
     out[key] = text
 
 
-def _folder_files(root: Path) -> list[Path]:
+def folder_files(root: Path) -> list[Path]:
     base = root.resolve()
     files: list[Path] = []
     for path in sorted(root.rglob("*")):
@@ -70,7 +70,7 @@ def input_digest(path: Path) -> str:
     path = Path(path)
     if not path.is_dir():
         return sha256_file(path)
-    lines = [f"{f.relative_to(path).as_posix()}\t{sha256_file(f)}" for f in _folder_files(path)]
+    lines = [f"{f.relative_to(path).as_posix()}\t{sha256_file(f)}" for f in folder_files(path)]
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
@@ -80,7 +80,7 @@ def load_segments_at(path: Path, *, side: Side | None = None) -> dict[str, str]:
     path = Path(path)
     if path.is_dir():
         out: dict[str, str] = {}
-        for file in _folder_files(path):
+        for file in folder_files(path):
             rel = file.relative_to(path).as_posix()
             for seg_id, text in _strict(file, side).items():
                 _qualified(out, rel, seg_id, text, str(file), seg_id)

@@ -21,6 +21,7 @@ from pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, score_c
 
 EXAMPLE_DIMENSIONS = 150  # dimensions (in page order) that get example failures
 EXAMPLES_PER_SYSTEM = 3
+PARAMS_CHARS = 120
 
 
 def _forms(entries: list[str], is_regex: bool) -> str:
@@ -38,7 +39,9 @@ def checks(conventions: list[dict[str, Any]], dimension: str) -> str:
         expected, wrong = c.get("expected_terms") or [], c.get("wrong_variants") or []
         bits = ([f"expects {_forms(expected, bool(c.get('regex')))}"] if expected else []) + (
             [f"bans {_forms(wrong, bool(c.get('regex')))}"] if wrong else [])
-        what = " · ".join(bits) or escape(f"{c.get('rule')} rule {c.get('params') or ''}".strip())
+        params = str(c.get("params") or "")
+        params = params if len(params) <= PARAMS_CHARS else params[:PARAMS_CHARS] + " …"  # a casing keep-list is long
+        what = " · ".join(bits) or escape(f"{c.get('rule')} rule {params}".strip())
         parts.append(f"{what} <span class=\"muted\">({escape(str(c.get('match_mode') or 'exact'))})</span>")
     return "; ".join(parts[:3]) + (f" … (+{len(parts) - 3} conventions)" if len(parts) > 3 else "")
 

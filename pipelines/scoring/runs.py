@@ -120,7 +120,7 @@ def run_scoring(
     conventions, left_out = select_statuses(in_set, statuses)
     if APPROVED in systems:
         raise InputError(f"system name {APPROVED!r} is reserved", path=str(systems[APPROVED]))
-    if builtin:
+    if builtin and "validated" in statuses:  # the built-in checks are validated conventions
         conventions = [*conventions, *builtin_conventions(conventions)]
     run_id, inputs = plan_run(file, Path(source_path), systems, references, version, statuses)
     ignores = read_ignores(ignores_path) if ignores_path is not None else empty_ignores()

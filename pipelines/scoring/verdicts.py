@@ -78,8 +78,11 @@ def recount(scores: pl.DataFrame, failures: pl.DataFrame) -> pl.DataFrame:
 def system_verdicts(scores: pl.DataFrame, coverage: pl.DataFrame, systems: Sequence[str],
                     threshold: float) -> pl.DataFrame:
     """Per system: scored, new, inherited, ignored failures, ``scs_new`` (the SCS over new errors
-    only), empty outputs, and ``verdict`` pass / fail against ``threshold`` (``no items`` when nothing
+    only), empty outputs, and ``verdict`` pass / fail against ``threshold`` (``no-items`` when nothing
     was scored)."""
+    if "new_failed" not in scores.columns:  # a run from before inherited / ignored were told apart
+        scores = scores.with_columns((pl.col("scored") - pl.col("passed")).alias("new_failed"),
+                                     pl.lit(0).alias("inherited_failed"), pl.lit(0).alias("ignored"))
     sums = scores.group_by("system").agg(pl.col("scored").sum(), pl.col("new_failed").sum(),
                                          pl.col("inherited_failed").sum(), pl.col("ignored").sum())
     rows = []
@@ -89,7 +92,7 @@ def system_verdicts(scores: pl.DataFrame, coverage: pl.DataFrame, systems: Seque
         r = by.get(name) or {"scored": 0, "new_failed": 0, "inherited_failed": 0, "ignored": 0}
         scored = int(r["scored"])
         scs_new = 100.0 * (scored - int(r["new_failed"])) / scored if scored else None
-        verdict = "no items" if scs_new is None else ("pass" if scs_new >= threshold else "fail")
+        verdict = "no-items" if scs_new is None else ("pass" if scs_new >= threshold else "fail")
         rows.append({"system": name, "scored": scored, "new": int(r["new_failed"]),
                      "inherited": int(r["inherited_failed"]), "ignored": int(r["ignored"]),
                      "scs_new": scs_new, "threshold": threshold, "verdict": verdict,
