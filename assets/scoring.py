@@ -28,7 +28,7 @@ from pipelines.scoring.report import NO_SCORE
 from pipelines.scoring.run_record import open_run
 from pipelines.scoring.runs import open_conventions, score_into_set
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
-from pipelines.scoring.verdicts import DEFAULT_THRESHOLD, system_verdicts
+from pipelines.scoring.verdicts import run_threshold, system_verdicts
 from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
 from pipelines.scoring.client_settings import client_threshold
 from pipelines.scoring.delivery import input_digest, load_segments_at
@@ -189,7 +189,7 @@ def summary_markdown(run_dir: Path, run: dict[str, Any]) -> str:
     scores, coverage = pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet")
     summary = system_summary(scores, coverage, adequacy, run.get("systems"))
     verdicts = {r["system"]: r for r in system_verdicts(
-        scores, coverage, summary["system"].to_list(), float(run.get("threshold") or DEFAULT_THRESHOLD)).iter_rows(named=True)}
+        scores, coverage, summary["system"].to_list(), run_threshold(run)).iter_rows(named=True)}
     kinds = [c for c in summary.columns if c.startswith(KIND_PREFIX)]
     rows = []
     for r in summary.iter_rows(named=True):

@@ -24,7 +24,7 @@ from pipelines.scoring.audit import audit_status
 from pipelines.scoring.differ import dimension_order
 from pipelines.scoring.report_differ import EXAMPLE_DIMENSIONS, EXAMPLES_PER_SYSTEM, differ_section
 from pipelines.scoring.report_issues import to_fix_section, verdict_table
-from pipelines.scoring.verdicts import DEFAULT_THRESHOLD, system_verdicts
+from pipelines.scoring.verdicts import run_threshold, system_verdicts
 from pipelines.scoring.report_html import CSS, NO_SCORE, SEARCH_JS, highlight, visible
 from pipelines.scoring.report_summary import audit_label, status_line, summary_table
 from pipelines.scoring.run_record import REPORT_FILE, open_run
@@ -65,7 +65,7 @@ def render(run_dir: Path) -> str:
     summary = system_summary(scores, coverage, adequacy, systems)
     order = dimension_order(dims, scores)
     status, detail = audit_status(run_dir)
-    verdicts = system_verdicts(scores, coverage, systems, float(run.get("threshold") or DEFAULT_THRESHOLD))
+    verdicts = system_verdicts(scores, coverage, systems, run_threshold(run))
     title = (f"{run.get('client') or 'housestyle'} · set {run.get('set_version')} · "
              f"{', '.join(systems) or 'no system'}")
     differ = f"""<h2>Where systems differ</h2>

@@ -21,6 +21,12 @@ DEFAULT_THRESHOLD = 95.0  # the SCS over new errors a system must reach to pass,
 SEVERITY: tuple[str, ...] = ("placeholder", "numeric", "forbidden", "term", "pattern", "source_copy", "casing")
 
 
+def run_threshold(run: Mapping[str, object]) -> float:
+    """The threshold a run recorded (the default for runs from before thresholds)."""
+    value = run.get("threshold")
+    return float(value) if isinstance(value, (int, float)) else DEFAULT_THRESHOLD
+
+
 def severity_rank(rule: str) -> int:
     """The report's section order: placeholders first, casing last (unknown kinds after)."""
     return SEVERITY.index(rule) if rule in SEVERITY else len(SEVERITY)
