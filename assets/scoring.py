@@ -138,7 +138,7 @@ class ScoringConfig(Config):
     statuses: list[str] = list(SCORED_STATUSES)  # noqa: RUF012  (pydantic copies field defaults per instance)
 
 
-@asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],
+@asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs", "inbox_ignores", "inbox_settings"],
        output_required=False, code_version=code_version(__name__))
 def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, config: ScoringConfig) -> Iterator[MaterializeResult]:
     """Score every system against the client's LATEST convention set; the run lands beside the set."""

@@ -1,6 +1,8 @@
 """The inbox sensor (on by default): a new or changed file under inbox/<client>/tm/ adds the client and
 runs what the change makes stale; so does a new or changed inbox/<client>/decisions.parquet (a
-review-import), whose decisions every new set of the client follows.
+review-import), whose decisions every new set of the client follows, and a new or changed delivery
+under inbox/<client>/systems/ (a file, zip or folder per system), ignores.parquet (an ignore-import)
+or settings.json (the pass threshold), which re-score.
 
 The cursor maps client → a cheap fingerprint of its tm/ files and its decisions file (paths, sizes,
 mtimes), so an untouched
@@ -26,7 +28,9 @@ from dagster import (
     sensor,
 )
 
-from assets.inbox import clients_with_tm, fingerprint, tm_files
+from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files
+from pipelines.scoring.client_settings import SETTINGS_FILE
+from pipelines.scoring.ignores import IGNORES_FILE
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
@@ -44,10 +48,15 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
 
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
     """The cursor entry: tm/'s fingerprint, plus the decisions file's when there is one (so a client
-    without decisions keeps the entry it always had)."""
+    without decisions keeps the entry it always had), plus systems/ (files, zips, delivery folders),
+    ignores.parquet and settings.json when present."""
     moved = fingerprint(tm, settings.inbox / client / "tm")
     decisions = settings.client_dir(client) / DECISIONS_FILE
-    return f"{moved}+{fingerprint([decisions], settings.client_dir(client))}" if decisions.is_file() else moved
+    if decisions.is_file():
+        moved = f"{moved}+{fingerprint([decisions], settings.client_dir(client))}"
+    scoring = [*input_files(settings.client_dir(client) / "systems"),
+               *(p for p in (settings.client_dir(client) / n for n in (IGNORES_FILE, SETTINGS_FILE)) if p.is_file())]
+    return f"{moved}+s{fingerprint(scoring, settings.client_dir(client))}" if scoring else moved
 
 
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
@@ -84,13 +93,13 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
         run_requests=requests,
         dynamic_partitions_requests=[CLIENTS.build_add_request(new_clients)] if new_clients else [],
         cursor=json.dumps(current, sort_keys=True),
-        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/ "
-                                                                           "or inbox/*/decisions.parquet"),
+        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/, "
+                                                                           "systems/, decisions, ignores or settings"),
     )
 
 
 @sensor(job_name=CLIENT_JOB_NAME, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
         description="Adds a client partition and runs what changed when files appear or change under inbox/<client>/tm/ "
-                    "or inbox/<client>/decisions.parquet changes.")
+                    "or systems/, or inbox/<client>/decisions.parquet, ignores.parquet or settings.json changes.")
 def inbox_sensor(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     return evaluate_inbox(context, settings)
