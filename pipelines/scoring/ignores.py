@@ -48,7 +48,7 @@ def read_ignores(path: Path) -> pl.DataFrame:
     if missing:
         raise InputError(f"ignores table lacks columns {missing}", path=str(path))
     try:
-        return frame.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)  # type: ignore[arg-type]
+        return frame.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)
     except pl.exceptions.PolarsError as exc:
         raise InputError(f"ignores table has columns of the wrong type: {exc}", path=str(path)) from None
 
@@ -70,7 +70,7 @@ def append_ignores(path: Path, rows: pl.DataFrame) -> int:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with _locked(path):
-        frame = pl.concat([read_ignores(path), rows.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)])  # type: ignore[arg-type]
+        frame = pl.concat([read_ignores(path), rows.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)])
         frame = frame.unique(["identity", "segment_id", "system"], keep="last", maintain_order=True)
         atomic.write_with(path, frame.write_parquet)
         return frame.height
