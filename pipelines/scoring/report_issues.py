@@ -89,7 +89,7 @@ def to_fix_section(failures: pl.DataFrame, systems: list[str]) -> str:
     """One collapsible section per rule kind, most severe first; in each, dimensions with the most new
     failures first. Ignored items are not listed (they are counted in the verdict table)."""
     if failures.is_empty():
-        return "<p>No failed item.</p>"
+        return "<p>No failed item: every system passes every scored item.</p>"
     live = failures.filter(~pl.col("ignored").fill_null(False)) if "ignored" in failures.columns else failures
     if "inherited" not in live.columns:
         live = live.with_columns(pl.lit(None, dtype=pl.Boolean).alias("inherited"))
