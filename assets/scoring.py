@@ -156,6 +156,10 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
     qualified = any(entry.get("qualified") for entry in manifest.values())
+    plain = sorted(name for name, entry in manifest.items() if not entry.get("qualified"))
+    if qualified and plain:
+        context.log.warning(f"systems {plain} are single files keyed by unit id while others are folders or zips "
+                            "keyed <file>::<id>: the single files will show as missing; deliver them the same way")
     source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs,
                                               settings.inbox / client / "tm" if qualified else None)
     n_scored = sum(c.status in statuses for c in conventions)

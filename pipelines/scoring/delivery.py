@@ -11,7 +11,7 @@ folder), at most ``MAX_FILES`` files; zip members are bounded by the ingest cont
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pipelines.conventionset.version import sha256_file
 from pipelines.errors import InputError
@@ -52,6 +52,9 @@ def _load_zip(path: Path, side: Side | None) -> dict[str, str]:
     members: set[str] = set()
     for label, item in iter_units(path):
         member = label.split("!", 1)[1] if "!" in label else Path(label).name
+        parts = PurePosixPath(member.replace("\\", "/")).parts
+        if member.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+            raise InputError(f"refused: member {member!r} names a path outside the archive", path=str(path))
         members.add(member)
         if len(members) > MAX_FILES:
             raise InputError(f"refused: more than {MAX_FILES:,} members", path=str(path))

@@ -84,3 +84,11 @@ def test_builtin_leaves_what_the_set_checks_to_the_set() -> None:
     assert check_item(placeholder, "Item {0} ⟨x1/⟩", "Article ⟨x1/⟩").full_pass  # the set's rule reports these
     numeric = [c for c in added if c.rule == "numeric"]
     assert numeric and numeric[0].params["decimal"] == ","  # CLDR fr
+
+
+def test_a_zip_member_outside_the_archive_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.write(FIX / "tm" / "two.po", "../two.po")
+    with pytest.raises(InputError, match="outside the archive"):
+        load_segments_at(archive, side="target")
