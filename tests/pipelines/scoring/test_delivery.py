@@ -80,8 +80,8 @@ def test_builtin_leaves_what_the_set_checks_to_the_set() -> None:
     added = builtin_conventions([mined])
     [placeholder] = [c for c in added if c.rule == "placeholder"]
     assert r"\{\d+\}" not in placeholder.params["patterns"] and placeholder.params["inline"] is False
-    assert check_item(placeholder, "Item {0} ⟨x1/⟩", "Article ⟨x1/⟩") is not None
-    assert check_item(placeholder, "Item {0} ⟨x1/⟩", "Article ⟨x1/⟩").full_pass  # the set's rule reports these
+    verdict = check_item(placeholder, "Item {0} ⟨x1/⟩", "Article ⟨x1/⟩")
+    assert verdict is not None and verdict.full_pass  # the set's rule reports these
     numeric = [c for c in added if c.rule == "numeric"]
     assert numeric and numeric[0].params["decimal"] == ","  # CLDR fr
 
