@@ -58,10 +58,11 @@ def _input(path: Path) -> dict[str, str]:
 
 
 def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Path], references: Sequence[Path],
-             set_version: str, statuses: Sequence[str] = SCORED_STATUSES) -> tuple[str, dict[str, Any]]:
+             set_version: str, statuses: Sequence[str] = SCORED_STATUSES, *, ignores_path: Path | None = None,
+             threshold: float = DEFAULT_THRESHOLD, builtin: bool = True) -> tuple[str, dict[str, Any]]:
     """(run_id, inputs record) for a conventions FILE: the id hashes the set version, every input's
     sha256, the code version and the status selection (the same set scored under another selection
-    is another run, never an overwrite)."""
+    is another run, never an overwrite), and the client's ignores file and threshold when given."""
     inputs: dict[str, Any] = {
         "conventions": _input(Path(conventions_path)),
         "source": _input(Path(source_path)),
@@ -75,6 +76,14 @@ def plan_run(conventions_path: Path, source_path: Path, systems: Mapping[str, Pa
         "references": [r["sha256"] for r in inputs["references"]],
         "statuses": sorted(statuses),
     }
+    # what decides the verdicts is an input too: new ignores or another threshold make another run
+    if ignores_path is not None and Path(ignores_path).is_file():
+        inputs["ignores"] = _input(Path(ignores_path))
+        hashed["ignores"] = inputs["ignores"]["sha256"]
+    if threshold != DEFAULT_THRESHOLD:
+        hashed["threshold"] = threshold
+    if not builtin:
+        hashed["builtin"] = False
     run_id = hashlib.sha256(canonical_json(hashed).encode("utf-8")).hexdigest()[:16]
     return run_id, inputs
 
@@ -122,7 +131,8 @@ def run_scoring(
         raise InputError(f"system name {APPROVED!r} is reserved", path=str(systems[APPROVED]))
     if builtin and "validated" in statuses:  # the built-in checks are validated conventions
         conventions = [*conventions, *builtin_conventions(conventions)]
-    run_id, inputs = plan_run(file, Path(source_path), systems, references, version, statuses)
+    run_id, inputs = plan_run(file, Path(source_path), systems, references, version, statuses,
+                              ignores_path=ignores_path, threshold=threshold, builtin=builtin)
     ignores = read_ignores(ignores_path) if ignores_path is not None else empty_ignores()
     sources = load_segments_at(Path(source_path), side="source")
     outputs = {name: load_segments_at(Path(p), side="target") for name, p in systems.items()}
@@ -218,7 +228,8 @@ def score_into_set(
     """Score and write straight into the set's runs folder (what the ``scoring_run`` asset uses)."""
     statuses = parse_statuses(statuses)
     file, _, version = open_conventions(Path(conventions_path), regex_guard=False)  # full checks in run_scoring
-    run_id, _ = plan_run(file, Path(source_path), systems, references, version, statuses)
+    run_id, _ = plan_run(file, Path(source_path), systems, references, version, statuses,
+                         ignores_path=ignores_path, threshold=threshold)
     return run_scoring(conventions_path, source_path, systems, references,
                        run_dir_for(rules_out, client, version, run_id),
                        reference_names=reference_names, set_version=version, statuses=statuses,

@@ -120,3 +120,15 @@ def test_an_unknown_ignore_mark_names_the_row(run_dir: Path, tmp_path: Path) -> 
     book.save(tmp_path / "bad.xlsx")
     with pytest.raises(InputError, match=r"bad.xlsx:row 3: ignore must be"):
         read_ignore_marks(tmp_path / "bad.xlsx", "lin")
+
+
+def test_new_ignores_or_another_threshold_make_another_run(tmp_path: Path) -> None:
+    from pipelines.scoring.runs import plan_run
+
+    ignores = tmp_path / "ignores.parquet"
+
+    conv, src, systems = FIX / "set.jsonl", FIX / "sources.tsv", {"mt": FIX / "mt.tsv"}
+    base, _ = plan_run(conv, src, systems, [], "v", ignores_path=ignores)
+    pl.DataFrame(schema=dict(read_ignores(ignores).schema)).write_parquet(ignores)
+    assert plan_run(conv, src, systems, [], "v", ignores_path=ignores)[0] != base
+    assert plan_run(conv, src, systems, [], "v", threshold=50.0)[0] != plan_run(conv, src, systems, [], "v")[0]
