@@ -27,7 +27,6 @@ from pipelines.scoring.ignores import apply_ignores, empty_ignores, read_ignores
 from pipelines.scoring.issues import issue_rows, write_issues
 from pipelines.scoring.verdicts import DEFAULT_THRESHOLD, empty_outputs, mark_inherited, readable, recount
 from pipelines.conventionset.store import convention_source
-from pipelines.conventionset.version import sha256_file
 from pipelines.errors import InputError
 from pipelines.scoring.audit import acknowledge, audit_status
 from pipelines.scoring.report import write_report
