@@ -113,8 +113,8 @@ def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str],
     repeats (several files) keeps its first row, so the source file order decides. With ``tm_root``
     (a system delivered as a folder or zip) ids are qualified by file: ``<file>::<unit_id>``.
     """
-    units = pl.read_parquet(units_path, columns=["unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm",
-                                                 "source_file"])
+    columns = ["unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm"]
+    units = pl.read_parquet(units_path, columns=columns + (["source_file"] if tm_root is not None else []))
     if tm_root is not None:
         units = units.with_columns(_qualifier(tm_root).alias("unit_id"))
     pairs = units.group_by("src_lang_norm", "tgt_lang_norm").len().sort("len", descending=True)
