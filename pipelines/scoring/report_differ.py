@@ -58,6 +58,12 @@ def _examples(failures: pl.DataFrame, dims: list[str]) -> dict[tuple[str, str], 
     return out
 
 
+def _still_regex(row: dict[str, Any], regex_of: dict[str, bool]) -> bool:
+    """Whether a failure's ``missing_expected`` holds regexes (runs from before the literal forms
+    moved there, ``verdicts.readable``); newer runs carry ``missing_expected_regex`` beside them."""
+    return regex_of.get(row["convention_id"], False) and "missing_expected_regex" not in row
+
+
 def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str, str], dict[str, Any]],
                  examples: dict[tuple[str, str], list[dict[str, Any]]], conventions: list[dict[str, Any]]) -> str:
     blocks = [f'<div class="muted">checks: {checks(conventions, dim)}</div>']
@@ -73,7 +79,8 @@ def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str
         items = "".join(
             f'<li><span class="muted">{escape(r["segment_id"])}</span> '
             f'<span class="out">{highlight(r["output"], r["spans"], CONTEXT_CHARS)}</span>'
-            + (f' <span class="muted">missing: {_forms(list(r["missing_expected"]), regex_of.get(r["convention_id"], False))}</span>'
+            f' <span class="muted">← source:</span> <span class="out">{visible((r.get("source") or "")[:3 * CONTEXT_CHARS])}</span>'
+            + (f' <span class="muted">missing: {_forms(list(r["missing_expected"]), _still_regex(r, regex_of))}</span>'
                if r["missing_expected"] else "") + "</li>"
             for r in shown)
         rest = failed - len(shown)
