@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "assets.cli_run",
     "assets.cli_ingest",
     "assets.cli_score",
+    "assets.cli_ignores",
     "assets.cli_audit",
     "assets.cli_ui",
     "assets.cli_metaeval",

@@ -24,7 +24,8 @@ def register(subparsers: Any) -> None:
                                                "writes scores.parquet, failures.parquet, adequacy and report.html.")
     parser.add_argument("--conventions", required=True, type=Path, metavar="PATH",
                         help="convention file (JSONL, JSON, Parquet, YAML) or a convention set folder")
-    parser.add_argument("--source", required=True, type=Path, metavar="FILE", help="source segments (TMX/XLIFF/PO/TSV/JSONL)")
+    parser.add_argument("--source", required=True, type=Path, metavar="FILE",
+                        help="source segments (TMX/XLIFF/PO/TSV/JSONL), or a folder / .zip of them (ids <file>::<id>)")
     parser.add_argument("--system", required=True, action="append", type=system_arg, metavar="NAME=FILE",
                         help="a system's outputs; repeat for several systems")
     parser.add_argument("--reference", action="append", type=Path, default=[], metavar="FILE",
@@ -32,6 +33,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--status", default=None, metavar="S,…",
                         help="score only conventions with these statuses (comma-separated, or all; default: "
                              "candidate,validated; rejected is scored only when named)")
+    parser.add_argument("--threshold", type=float, default=None, metavar="SCS",
+                        help="pass / fail each system on its SCS over new errors (default: the client's "
+                             "inbox/<client>/settings.json threshold with --client, else 95)")
+    parser.add_argument("--client", default=None, metavar="NAME",
+                        help="the client: its settings.json threshold and ignores.parquet apply")
+    parser.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    parser.add_argument("--no-builtin", action="store_true",
+                        help="score only the set's conventions, without the built-in placeholder and number checks")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.set_defaults(func=run)
 
@@ -57,22 +66,61 @@ def run(args: argparse.Namespace) -> int:
     from pipelines.scoring.run_record import AUDIT_FILE
     from pipelines.scoring.runs import run_scoring
     from pipelines.scoring.summary import system_summary
+    from pipelines.scoring.verdicts import system_verdicts
+
+    threshold, ignores = _client_inputs(args)
 
     def build(out: Path) -> Path:
         if out != args.out and (args.out / AUDIT_FILE).is_file():  # an acknowledgement of this run stays
             atomic.copy_file(args.out / AUDIT_FILE, out / AUDIT_FILE)
-        return run_scoring(args.conventions, args.source, systems, list(args.reference), out, statuses=statuses)
+        return run_scoring(args.conventions, args.source, systems, list(args.reference), out, statuses=statuses,
+                           threshold=threshold, ignores_path=ignores, builtin=not args.no_builtin, client=args.client)
 
     run_dir = atomic.replace_dir(args.out, build) if whole else build(args.out)
-    summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
-                             pl.read_parquet(run_dir / "adequacy.parquet"), list(systems))
-    rows = [{**row, "score": NO_VALUE if row["scs"] is None else row["scs"]} for row in summary.to_dicts()]
-    print(text_table(rows, ["system", "scored", "passed", "missing", "score"]))
+    scores, coverage = pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet")
+    summary = system_summary(scores, coverage, pl.read_parquet(run_dir / "adequacy.parquet"), list(systems))
+    verdicts = {r["system"]: r for r in system_verdicts(scores, coverage, list(systems), threshold).iter_rows(named=True)}
+    rows = [{**row, "score": NO_VALUE if row["scs"] is None else row["scs"], **{
+        k: verdicts[row["system"]][k] for k in ("new", "inherited", "ignored", "empty_outputs", "verdict")}}
+        for row in summary.to_dicts()]
+    print(text_table(rows, ["system", "scored", "passed", "missing", "score", "new", "inherited", "ignored",
+                            "empty_outputs", "verdict"]))
+    print(f"threshold: SCS over new errors >= {threshold:g}")
     print(f"\nstatuses scored: {'+'.join(statuses)}{_left_out(run_dir)}")
     print(f"run: {run_dir}")
     if (run_dir / "report.html").is_file():
         print(f"report: {run_dir / 'report.html'}")
     return 0
+
+
+def _client_inputs(args: argparse.Namespace) -> tuple[float, Path | None]:
+    """(threshold, ignores file): --threshold, else the client's settings.json, else the default;
+    the client's ignores.parquet with --client."""
+    from pipelines.scoring.client_settings import client_threshold
+    from pipelines.scoring.ignores import IGNORES_FILE
+    from pipelines.scoring.verdicts import DEFAULT_THRESHOLD
+
+    if args.threshold is not None and not 0 <= args.threshold <= 100:
+        raise ConfigError(f"--threshold must be from 0 to 100, got {args.threshold:g}")
+    if args.client is None:
+        return (DEFAULT_THRESHOLD if args.threshold is None else args.threshold), None
+    client_dir = client_folder(args.inbox, args.client)
+    threshold = client_threshold(client_dir) if args.threshold is None else args.threshold
+    return threshold, client_dir / IGNORES_FILE
+
+
+def client_folder(inbox: Path | None, client: str) -> Path:
+    """inbox/<client>/ (--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/); the name must
+    be one safe path segment."""
+    import os
+    import re
+
+    from pipelines.project import resolve_project
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", client) or ".." in client:
+        raise ConfigError(f"client name {client!r}: one path segment of letters, digits, . _ - (no ..)")
+    root = inbox if inbox is not None else Path(os.environ.get("HOUSESTYLE_INBOX") or resolve_project() / "inbox")
+    return Path(root) / client
 
 
 def _left_out(run_dir: Path) -> str:

@@ -9,6 +9,7 @@ dependent assets instead of failing.
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
 import json
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,15 +23,17 @@ from assets.metadata import md_table
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines import atomic
-from pipelines.conventionset.version import sha256_file
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import NO_SCORE
 from pipelines.scoring.run_record import AUDIT_FILE, open_run
 from pipelines.scoring.runs import open_conventions, plan_run, run_scoring
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
+from pipelines.scoring.verdicts import run_threshold, system_verdicts
 from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
-from pipelines.segments import load_segments
 from pipelines.paths import client_path
+from pipelines.scoring.client_settings import client_threshold
+from pipelines.scoring.delivery import input_digest, load_segments_at
+from pipelines.scoring.ignores import IGNORES_FILE
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -45,7 +48,7 @@ def system_name(path: Path) -> str:
 def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
     """The outputs to score: inbox/<client>/systems/<name>.<ext>, copied as read so a run can be replayed."""
     client = context.partition_key
-    files = system_files(settings.inbox, client)
+    files = delivery_files(settings.inbox, client)
     if not files:
         context.log.warning(f"no system outputs for {client}: add inbox/{client}/systems/<name>.jsonl")
         return
@@ -57,10 +60,14 @@ def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings)
     rows: list[dict[str, Any]] = []
     manifest: dict[str, dict[str, Any]] = {}
     for name, path in zip(names, files):
-        segments = load_segments(path)
+        segments = load_segments_at(path)
         copy = out_dir / path.name
-        atomic.copy_file(path, copy)
-        manifest[name] = {"path": copy.name, "sha256": sha256_file(copy), "segments": len(segments)}
+        if path.is_dir():
+            copy_tree(path, copy)
+        else:
+            atomic.copy_file(path, copy)
+        manifest[name] = {"path": copy.name, "sha256": input_digest(copy), "segments": len(segments),
+                          "qualified": path.is_dir() or path.suffix.lower() == ".zip"}
         rows.append({"system": name, "file": path.name, "segments": len(segments)})
     atomic.write_text(out_dir / SYSTEMS_MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     yield MaterializeResult(metadata={
@@ -70,13 +77,47 @@ def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings)
     })
 
 
-def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str]) -> tuple[Path, Path, str]:
+def delivery_files(inbox: Path, client: str) -> list[Path]:
+    """inbox/<client>/systems/: a file (or .zip) per system, or a folder per system (its name is the
+    system's); symlinks are never followed."""
+    folder = inbox / client / "systems"
+    dirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")) \
+        if folder.is_dir() else []
+    return sorted([*system_files(inbox, client), *dirs])
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """A delivery folder's readable files (``delivery``'s selection), copied as read."""
+    from pipelines.scoring.delivery import folder_files
+
+    if target.exists():
+        shutil.rmtree(target)
+    for file in folder_files(source):
+        dest = target / file.relative_to(source)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        atomic.copy_file(file, dest)
+
+
+def _qualifier(tm_root: Path) -> pl.Expr:
+    """``<file>::<unit_id>``: the unit's file relative to tm/ (a zip member: its path in the zip), as a
+    delivery folder or zip mirroring the TM names it (``pipelines.scoring.delivery``)."""
+    root = tm_root.resolve().as_posix().rstrip("/") + "/"
+    file = pl.col("source_file").str.replace(r"^.*!", "").str.replace(root, "", literal=True)
+    return pl.concat_str([file, pl.lit("::"), pl.col("unit_id")])
+
+
+def _scoring_inputs(units_path: Path, out_dir: Path, tgt_langs: set[str],
+                    tm_root: Path | None = None) -> tuple[Path, Path, str]:
     """Sources and references (JSONL keyed by unit_id) from tm_units, for the set's target language.
 
     When the set names no target language, the client's most frequent pair is scored; a unit id that
-    repeats (several files) keeps its first row, so the source file order decides.
+    repeats (several files) keeps its first row, so the source file order decides. With ``tm_root``
+    (a system delivered as a folder or zip) ids are qualified by file: ``<file>::<unit_id>``.
     """
-    units = pl.read_parquet(units_path, columns=["unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm"])
+    columns = ["unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm"]
+    units = pl.read_parquet(units_path, columns=columns + (["source_file"] if tm_root is not None else []))
+    if tm_root is not None:
+        units = units.with_columns(_qualifier(tm_root).alias("unit_id"))
     pairs = units.group_by("src_lang_norm", "tgt_lang_norm").len().sort("len", descending=True)
     if tgt_langs:
         pairs = pairs.filter(pl.col("tgt_lang_norm").is_in(sorted(tgt_langs)))
@@ -98,7 +139,7 @@ class ScoringConfig(Config):
     statuses: list[str] = list(SCORED_STATUSES)  # noqa: RUF012  (pydantic copies field defaults per instance)
 
 
-@asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs"],
+@asset(partitions_def=CLIENTS, group_name="scoring", deps=["tm_units", "convention_set", "system_outputs", "inbox_ignores", "inbox_settings"],
        output_required=False, code_version=code_version(__name__))
 def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, config: ScoringConfig) -> Iterator[MaterializeResult]:
     """Score every system against the client's LATEST convention set; the run lands beside the set."""
@@ -115,11 +156,19 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
     _, conventions, _ = open_conventions(set_dir / "conventions.jsonl")
     tgt_langs = {c.tgt_lang for c in conventions if c.tgt_lang}
     inputs_dir = settings.asset_dir("scoring_run", client)
-    source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs)
+    qualified = any(entry.get("qualified") for entry in manifest.values())
+    plain = sorted(name for name, entry in manifest.items() if not entry.get("qualified"))
+    if qualified and plain:
+        context.log.warning(f"systems {plain} are single files keyed by unit id while others are folders or zips "
+                            "keyed <file>::<id>: the single files will show as missing; deliver them the same way")
+    source, reference, pair = _scoring_inputs(settings.tm_units_path(client), inputs_dir, tgt_langs,
+                                              settings.inbox / client / "tm" if qualified else None)
     n_scored = sum(c.status in statuses for c in conventions)
     context.log.info(f"scoring {len(systems)} system(s) × {n_scored} of the set's {len(conventions)} conventions "
                      f"(statuses {'+'.join(statuses)}) on {pair}")
-    run_dir = _score_whole(settings, client, set_dir, source, systems, reference, statuses)
+    run_dir = _score_whole(settings, client, set_dir, source, systems, reference, statuses,
+                           threshold=client_threshold(settings.client_dir(client)),
+                           ignores_path=settings.client_dir(client) / IGNORES_FILE)
     run = open_run(run_dir)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     audit, audit_detail = audit_status(run_dir)
@@ -138,19 +187,21 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
 
 
 def _score_whole(settings: HousestyleSettings, client: str, set_dir: Path, source: Path, systems: dict[str, Path],
-                 reference: Path, statuses: Sequence[str]) -> Path:
+                 reference: Path, statuses: Sequence[str], *, threshold: float, ignores_path: Path) -> Path:
     """Score into a temporary folder beside the run's place, renamed at the end (``atomic.replace_dir``):
     a full disk leaves no torn run folder, and the error names the run folder."""
     conventions_file = set_dir / "conventions.jsonl"
     file, _, version = open_conventions(conventions_file, regex_guard=False)
-    run_id, _ = plan_run(file, source, systems, [reference], version, statuses)
+    run_id, _ = plan_run(file, source, systems, [reference], version, statuses, ignores_path=ignores_path,
+                         threshold=threshold)
     final = client_path(settings.rules_out, client, version, "runs", run_id)
 
     def build(tmp: Path) -> None:
         if (final / AUDIT_FILE).is_file():  # an acknowledgement of this very run (same inputs, same id) stays
             atomic.copy_file(final / AUDIT_FILE, tmp / AUDIT_FILE)
         run_scoring(conventions_file, source, systems, [reference], tmp, reference_names=["tm_target"],
-                    set_version=version, statuses=statuses)
+                    set_version=version, statuses=statuses, threshold=threshold, ignores_path=ignores_path,
+                    client=client)
 
     return atomic.replace_dir(final, build)
 
@@ -159,13 +210,16 @@ def summary_markdown(run_dir: Path, run: dict[str, Any]) -> str:
     """The report's summary table (``pipelines.scoring.summary.system_summary``, the same function)
     as markdown, with the status line under it."""
     adequacy = pl.read_parquet(run_dir / "adequacy.parquet")
-    summary = system_summary(pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet"),
-                             adequacy, run.get("systems"))
+    scores, coverage = pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet")
+    summary = system_summary(scores, coverage, adequacy, run.get("systems"))
+    verdicts = {r["system"]: r for r in system_verdicts(
+        scores, coverage, summary["system"].to_list(), run_threshold(run)).iter_rows(named=True)}
     kinds = [c for c in summary.columns if c.startswith(KIND_PREFIX)]
     rows = []
     for r in summary.iter_rows(named=True):
         scs = NO_SCORE if r["scs"] is None else f"{r['scs']:.1f}"
         row = {"system": r["system"], "SCS": f"**{scs}**" if r["best"] else scs, "items": f"{r['passed']}/{r['scored']}"}
+        row |= {k: verdicts[r["system"]][k] for k in ("new", "inherited", "ignored", "verdict")} if "new_failed" in scores.columns else {}
         row |= {k: NO_SCORE if r[k] is None else r[k] for k in kinds}
         row |= {"coverage %": r["coverage"], "missing": r["missing"],
                 "BLEU": NO_SCORE if r["BLEU"] is None else r["BLEU"], "chrF": NO_SCORE if r["chrF"] is None else r["chrF"]}

@@ -1,6 +1,8 @@
 """The inbox sensor (on by default): a new or changed file under inbox/<client>/tm/ adds the client and
 runs what the change makes stale; so does a new or changed inbox/<client>/decisions.parquet (a
-review-import), whose decisions every new set of the client follows.
+review-import), whose decisions every new set of the client follows, and a new or changed delivery
+under inbox/<client>/systems/ (a file, zip or folder per system), ignores.parquet (an ignore-import)
+or settings.json (the pass threshold), which re-score.
 
 The cursor maps client → a cheap fingerprint of its tm/ files and its decisions file (paths, sizes,
 mtimes), so an untouched
@@ -30,6 +32,8 @@ from dagster import (
 )
 
 from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
+from pipelines.scoring.client_settings import SETTINGS_FILE
+from pipelines.scoring.ignores import IGNORES_FILE
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from assets.jobs import CLIENT_JOB_NAME
 from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
@@ -48,12 +52,17 @@ def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
 
 
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:
-    """The cursor entry: tm/'s fingerprint, plus the decisions and glossary files' when there are any (so a client
-    without decisions keeps the entry it always had)."""
-    moved = fingerprint(tm, settings.client_dir(client) / "tm")
-    decisions = settings.client_dir(client) / DECISIONS_FILE
-    also = [p for p in [decisions] if p.is_file()] + input_files(settings.client_dir(client) / "glossary")  # import-glossary
-    return f"{moved}+{fingerprint(also, settings.client_dir(client))}" if also else moved
+    """The cursor entry: tm/'s fingerprint, plus the decisions and glossary files' when there are any (so a
+    client without decisions keeps the entry it always had), plus systems/ (files, zips, delivery folders),
+    ignores.parquet and settings.json when present."""
+    client_dir = settings.client_dir(client)
+    moved = fingerprint(tm, client_dir / "tm")
+    also = [p for p in [client_dir / DECISIONS_FILE] if p.is_file()] + input_files(client_dir / "glossary")
+    if also:
+        moved = f"{moved}+{fingerprint(also, client_dir)}"
+    scoring = [*input_files(client_dir / "systems"),
+               *(p for p in (client_dir / n for n in (IGNORES_FILE, SETTINGS_FILE)) if p.is_file())]
+    return f"{moved}+s{fingerprint(scoring, client_dir)}" if scoring else moved
 
 
 def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
@@ -101,13 +110,13 @@ def evaluate_inbox(context: SensorEvaluationContext, settings: HousestyleSetting
         run_requests=requests,
         dynamic_partitions_requests=[CLIENTS.build_add_request(new_clients)] if new_clients else [],
         cursor=json.dumps(current, sort_keys=True),
-        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/ "
-                                                                           "or inbox/*/decisions.parquet"),
+        skip_reason=None if requests else SkipReason("; ".join(notes) or "no new or changed files under inbox/*/tm/, "
+                                                                           "systems/, decisions, ignores or settings"),
     )
 
 
 @sensor(job_name=CLIENT_JOB_NAME, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
         description="Adds a client partition and runs what changed when files appear or change under inbox/<client>/tm/ "
-                    "or inbox/<client>/decisions.parquet changes.")
+                    "or systems/, or inbox/<client>/decisions.parquet, ignores.parquet or settings.json changes.")
 def inbox_sensor(context: SensorEvaluationContext, settings: HousestyleSettings) -> SensorResult:
     return evaluate_inbox(context, settings)

@@ -10,7 +10,9 @@ extra one (or an extra copy) is a wrong variant with its span — also where the
 (``Hello there.`` → ``Bonjour {0}.`` fails). The order is free, so reordering paired tags is allowed.
 Applies to every segment its ``src`` trigger selects (without ``src``: every segment of the pair), so
 a convention's scored items never depend on a system's output.
-params: ``{"patterns": [regex, ...]}`` (optional; replaces the defaults, inline tokens stay).
+params: ``{"patterns": [regex, ...]}`` (optional; replaces the defaults, inline tokens stay);
+``{"inline": false}`` leaves the inline codes to another placeholder convention of the set (the
+scorer's built-in check uses it so a token is never counted twice).
 """
 
 from __future__ import annotations
@@ -42,12 +44,17 @@ MARKUP_PATTERN = r"</?[A-Za-z][\w:.\-]*(?:\s[^<>]*)?/?>"
 def prepare(conv: Convention) -> TimedPattern:
     patterns = conv.params.get("patterns", list(DEFAULT_PATTERNS))
     # longest constructs first, so {{ name }} is one token, not {name} inside braces
-    ordered = [INLINE_TOKEN_RE.pattern, *sorted(patterns, key=lambda p: -len(p))]
+    inline = [INLINE_TOKEN_RE.pattern] if conv.params.get("inline", True) else []
+    ordered = [*inline, *sorted(patterns, key=lambda p: -len(p))]
     return TimedPattern("|".join(f"(?:{p})" for p in ordered))
 
 
 def validate(conv: Convention) -> None:
-    check_keys(conv, {"patterns"})
+    check_keys(conv, {"patterns", "inline"})
+    if not isinstance(conv.params.get("inline", True), bool):
+        raise fail(conv, "must be true or false", "inline")
+    if conv.params.get("inline") is False and not str_list(conv, "patterns", list(DEFAULT_PATTERNS)):
+        raise fail(conv, "checks nothing: no patterns and no inline codes", "patterns")
     for pattern in str_list(conv, "patterns", list(DEFAULT_PATTERNS)):
         problem = compile_problem(pattern) or static_problem(pattern)
         if problem is None and min_width(pattern) == 0:

@@ -23,6 +23,8 @@ from pipelines import atomic
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.differ import dimension_order
 from pipelines.scoring.report_differ import EXAMPLE_DIMENSIONS, EXAMPLES_PER_SYSTEM, differ_section
+from pipelines.scoring.report_issues import to_fix_section, verdict_table
+from pipelines.scoring.verdicts import run_threshold, system_verdicts
 from pipelines.scoring.report_html import CSS, NO_SCORE, SEARCH_JS, highlight, visible
 from pipelines.scoring.report_summary import audit_label, status_line, summary_table
 from pipelines.scoring.run_record import REPORT_FILE, open_run
@@ -63,28 +65,42 @@ def render(run_dir: Path) -> str:
     summary = system_summary(scores, coverage, adequacy, systems)
     order = dimension_order(dims, scores)
     status, detail = audit_status(run_dir)
+    verdicts = system_verdicts(scores, coverage, systems, run_threshold(run))
+    title = (f"{run.get('client') or 'housestyle'} · set {run.get('set_version')} · "
+             f"{', '.join(systems) or 'no system'}")
+    differ = f"""<h2>Where systems differ</h2>
+<p class="muted">Dimensions ordered by (gap between the systems' scores) × (items affected); cells are
+score (passed/scored). The first {EXAMPLE_DIMENSIONS} dimensions show up to {EXAMPLES_PER_SYSTEM} failed items per
+system, offending characters marked (⍽ = U+00A0, ˽ = U+202F, ␣ = plain space inside a mark).</p>
+<p><input id="q" type="search" placeholder="filter dimensions, e.g. term: or punct:" aria-label="filter dimensions">
+<span id="qn" class="muted"></span></p>
+{differ_section(order, dims, failures, systems, conventions)}""" if len(systems) > 1 else ""
+    builtin = (f" Built-in checks (no mined rule needed): {escape(', '.join(run['builtin']))}."
+               if run.get("builtin") else "")
     return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
-<title>housestyle scoring run {escape(run['run_id'])}</title><style>{CSS}</style></head><body>
-<h1>Style compliance score (SCS) — run {escape(run['run_id'])}</h1>
+<title>{escape(title)} — housestyle report</title><style>{CSS}</style></head><body>
+<h1>{escape(title)}</h1>
+<p class="muted">Client {escape(str(run.get('client') or '—'))} · convention set {escape(str(run.get('set_version')))}
+· systems {escape(', '.join(systems))} · run {escape(run['run_id'])}</p>
+{verdict_table(verdicts)}
 {summary_table(summary, adequacy_references(adequacy))}
 {status_line(run, conventions)}
 {audit_label(status, detail)}
 <p class="muted">Convention set {escape(str(run.get('set_version')))} · {run.get('segments', '?')} source segments ·
 created {escape(str(run.get('created_at', '')))}. SCS = 100 × passed / scored items (overall and per rule kind);
 segments a system did not produce are <em>missing</em> (coverage), not failures; BLEU and chrF are adequacy,
-reported beside the SCS and never merged into it. The best SCS is in bold.</p>
-<h2>Where systems differ</h2>
-<p class="muted">Dimensions ordered by (gap between the systems' scores) × (items affected); cells are
-score (passed/scored). The first {EXAMPLE_DIMENSIONS} dimensions show up to {EXAMPLES_PER_SYSTEM} failed items per
-system, offending characters marked (⍽ = U+00A0, ˽ = U+202F, ␣ = plain space inside a mark); the full failure list,
-all {failures.height:,} failed items, is in <code>failures.parquet</code> beside this page.</p>
-<p><input id="q" type="search" placeholder="filter dimensions, e.g. term: or punct:" aria-label="filter dimensions">
-<span id="qn" class="muted"></span></p>
-{differ_section(order, dims, failures, systems, conventions)}
+reported beside the SCS and never merged into it. The best SCS is in bold. A failure is <em>new</em> unless the
+client's approved target of the segment fails it too (<em>inherited</em>); the verdict counts new errors only.{builtin}</p>
+<h2>To fix, most severe first</h2>
+<p class="muted">Every failed item, source and output (offending characters marked: ⍽ = U+00A0, ˽ = U+202F,
+␣ = plain space), is in <code>issues.xlsx</code> beside this page (mark <code>ignore</code> for a false alarm and
+run <code>housestyle ignore-import</code>); all {failures.height:,} failed items are in <code>failures.parquet</code>.</p>
+{to_fix_section(failures, systems)}
+{differ}
 <h2>Signature and adequacy</h2>
 <p>Signature: <span class="sig">{escape(run['signature'])}</span></p>
 <details><summary>Adequacy, every reference combination</summary>{_adequacy_table(adequacy)}</details>
-<script>{SEARCH_JS}</script>
+{f"<script>{SEARCH_JS}</script>" if len(systems) > 1 else ""}
 </body></html>
 """
 

@@ -21,6 +21,7 @@ from pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, score_c
 
 EXAMPLE_DIMENSIONS = 150  # dimensions (in page order) that get example failures
 EXAMPLES_PER_SYSTEM = 3
+PARAMS_CHARS = 120
 
 
 def _forms(entries: list[str], is_regex: bool) -> str:
@@ -38,7 +39,9 @@ def checks(conventions: list[dict[str, Any]], dimension: str) -> str:
         expected, wrong = c.get("expected_terms") or [], c.get("wrong_variants") or []
         bits = ([f"expects {_forms(expected, bool(c.get('regex')))}"] if expected else []) + (
             [f"bans {_forms(wrong, bool(c.get('regex')))}"] if wrong else [])
-        what = " · ".join(bits) or escape(f"{c.get('rule')} rule {c.get('params') or ''}".strip())
+        params = str(c.get("params") or "")
+        params = params if len(params) <= PARAMS_CHARS else params[:PARAMS_CHARS] + " …"  # a casing keep-list is long
+        what = " · ".join(bits) or escape(f"{c.get('rule')} rule {params}".strip())
         parts.append(f"{what} <span class=\"muted\">({escape(str(c.get('match_mode') or 'exact'))})</span>")
     return "; ".join(parts[:3]) + (f" … (+{len(parts) - 3} conventions)" if len(parts) > 3 else "")
 
@@ -53,6 +56,12 @@ def _examples(failures: pl.DataFrame, dims: list[str]) -> dict[tuple[str, str], 
     for r in firsts.iter_rows(named=True):
         out.setdefault((r["system"], r["dimension"]), []).append(r)
     return out
+
+
+def _still_regex(row: dict[str, Any], regex_of: dict[str, bool]) -> bool:
+    """Whether a failure's ``missing_expected`` holds regexes (runs from before the literal forms
+    moved there, ``verdicts.readable``); newer runs carry ``missing_expected_regex`` beside them."""
+    return regex_of.get(row["convention_id"], False) and "missing_expected_regex" not in row
 
 
 def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str, str], dict[str, Any]],
@@ -70,7 +79,8 @@ def _example_row(dim: str, width: int, systems: list[str], cells: dict[tuple[str
         items = "".join(
             f'<li><span class="muted">{escape(r["segment_id"])}</span> '
             f'<span class="out">{highlight(r["output"], r["spans"], CONTEXT_CHARS)}</span>'
-            + (f' <span class="muted">missing: {_forms(list(r["missing_expected"]), regex_of.get(r["convention_id"], False))}</span>'
+            f' <span class="muted">← source:</span> <span class="out">{visible((r.get("source") or "")[:3 * CONTEXT_CHARS])}</span>'
+            + (f' <span class="muted">missing: {_forms(list(r["missing_expected"]), _still_regex(r, regex_of))}</span>'
                if r["missing_expected"] else "") + "</li>"
             for r in shown)
         rest = failed - len(shown)

@@ -24,6 +24,7 @@ from pipelines.errors import InputError
 RUN_FILE = "run.json"
 REPORT_FILE = "report.html"
 AUDIT_FILE = "audit.json"
+ISSUES_FILE = "issues.xlsx"  # a view, like the report: rendered from the committed failures
 # The committed tables, in the order they are written (run.json after them).
 TABLE_FILES = ("scores.parquet", "dimension_scores.parquet", "failures.parquet", "coverage.parquet",
                "adequacy.parquet", "conventions.jsonl")
@@ -33,7 +34,7 @@ def begin_run(run_dir: Path) -> Path:
     """Make ``run_dir`` ready for new tables: writable (checked before any long work), and with its
     previous commit record and report withdrawn so no reader takes a half-replaced run for whole."""
     run_dir = atomic.writable_folder(Path(run_dir))
-    for name in (RUN_FILE, REPORT_FILE):
+    for name in (RUN_FILE, REPORT_FILE, ISSUES_FILE):
         (run_dir / name).unlink(missing_ok=True)
     atomic.remove_stale_temporaries(run_dir)
     return run_dir
@@ -83,7 +84,7 @@ def copy_run(source: Path, target: Path) -> Path:
     commit record, the report), so the copy too is whole or refused."""
     open_run(source)
     target = begin_run(target)
-    for name in (*TABLE_FILES, AUDIT_FILE, RUN_FILE, REPORT_FILE):
+    for name in (*TABLE_FILES, AUDIT_FILE, RUN_FILE, REPORT_FILE, ISSUES_FILE):
         if (Path(source) / name).is_file():
             atomic.copy_file(Path(source) / name, target / name)
     return target

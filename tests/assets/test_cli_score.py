@@ -22,7 +22,8 @@ def test_a_header_only_system_shows_no_score(tmp_path: Path, capsys: pytest.Capt
                  "--reference", str(FIX / "good.jsonl"), "--out", str(tmp_path / "run")]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split() for line in out.splitlines()[2:4]}
-    assert rows["empty"] == ["empty", "0", "0", rows["empty"][3], "—"] and rows["good"][-1] == "100.0"
+    assert rows["empty"][:5] == ["empty", "0", "0", rows["empty"][3], "—"] and rows["good"][4] == "100.0"
+    assert rows["empty"][-1] == "no-items" and rows["good"][-1] == "pass"  # the verdict column
     assert "nan" not in out.lower()
     scores = pl.read_parquet(tmp_path / "run" / "scores.parquet").filter(pl.col("system") == "empty")
     assert scores["scored"].sum() == 0 and scores["score"].null_count() == scores.height  # stored as null

@@ -56,10 +56,12 @@ def dom(tmp_path: Path, url: str) -> lxml_html.HtmlElement:
     return lxml_html.fromstring(chromium(tmp_path, "--dump-dom", url))
 
 
-def test_the_summary_is_the_first_table(report: Path, tmp_path: Path) -> None:
+def test_the_verdicts_then_the_summary_open_the_page(report: Path, tmp_path: Path) -> None:
     page = dom(tmp_path, report.as_uri())
-    first = page.xpath("//table")[0]
-    assert first.get("id") == "summary"
+    verdicts, first = page.xpath("//table")[:2]
+    assert verdicts.get("id") == "verdicts" and first.get("id") == "summary"
+    verdict = {tr.xpath("./td")[0].text_content(): tr.xpath("./td")[1].text_content() for tr in verdicts.xpath(".//tr[td]")}
+    assert verdict == {"good": "pass", "bad": "fail"}
     rows = {tr.xpath("./td")[0].text_content(): [td.text_content() for td in tr.xpath("./td")]
             for tr in first.xpath(".//tr[td]")}
     assert set(rows) == {"good", "bad"}

@@ -236,3 +236,30 @@ def test_a_new_glossary_file_rebuilds_the_set_that_includes_it(dagster_home: Pat
         execute(instance, noticed.run_requests[0])
         after = settings.latest_set_dir("acme")
         assert after is not None and rule.convention_id in {c.convention_id for c in load_conventions(after)}
+
+
+def test_a_delivery_or_an_ignore_re_scores(dagster_home: Path, settings: HousestyleSettings,
+                                           install_root: Path) -> None:
+    """A new delivery folder under systems/ and a new ignores.parquet are noticed by the sensor (not
+    left for the schedule) and re-run only the scoring."""
+    import shutil
+
+    import polars as pl
+
+    from pipelines.scoring.ignores import IGNORES_SCHEMA
+
+    with DagsterInstance.get() as instance:
+        first = tick(instance, settings, None)
+        execute(instance, first.run_requests[0])
+        systems = install_root / "inbox" / "acme" / "systems"
+        (systems / "mt_d").mkdir()
+        shutil.copy(systems / "mt_a.jsonl", systems / "mt_d" / "part.jsonl")
+        delivered = tick(instance, settings, first.cursor)
+        assert requested(delivered) == ["acme"]
+        assert selected(delivered.run_requests[0]) == {"system_outputs", "scoring_run"}
+        assert execute(instance, delivered.run_requests[0]) == {"system_outputs", "scoring_run"}
+        pl.DataFrame([{"identity": "0" * 16, "convention_id": None, "dimension": "term:x", "segment_id": "s1",
+                       "system": "*", "comment": None, "reviewer": "Anne", "decided_at": "2026-01-01T00:00:00Z"}],
+                     schema=IGNORES_SCHEMA).write_parquet(install_root / "inbox" / "acme" / "ignores.parquet")
+        ignored = tick(instance, settings, delivered.cursor)
+        assert requested(ignored) == ["acme"] and selected(ignored.run_requests[0]) == {"scoring_run"}

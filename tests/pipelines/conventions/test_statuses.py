@@ -49,7 +49,7 @@ def test_select_counts_what_it_leaves_out() -> None:
 def test_rejected_is_not_scored_by_default_and_the_run_says_so(tmp_path: Path) -> None:
     conventions = statused_set(tmp_path)
     systems = {"good": FIX / "good.jsonl", "bad": FIX / "bad.tsv"}
-    run_dir = run_scoring(conventions, FIX / "sources.tsv", systems, [], tmp_path / "default")
+    run_dir = run_scoring(conventions, FIX / "sources.tsv", systems, [], tmp_path / "default", builtin=False)
     scores = pl.read_parquet(run_dir / "scores.parquet")
     assert "term:air mass" not in set(scores["dimension"]) and "width:fullwidth_brackets" in set(scores["dimension"])
     assert "term:air mass" not in set(pl.read_parquet(run_dir / "failures.parquet")["dimension"])
