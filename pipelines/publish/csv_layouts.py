@@ -19,7 +19,8 @@ from pathlib import Path
 import langcodes
 
 from pipelines import atomic
-from pipelines.publish.csv_glossary import ENCODING, inert_cell
+from pipelines.cells import inert_cell
+from pipelines.publish.csv_glossary import ENCODING
 from pipelines.publish.glossary import GlossaryEntry
 
 LAYOUTS: tuple[str, ...] = ("memoq", "phrase", "crowdin", "weblate")

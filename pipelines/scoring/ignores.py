@@ -10,10 +10,8 @@ rename, so two imports at once both land.
 
 from __future__ import annotations
 
-import fcntl
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import polars as pl
 
@@ -53,23 +51,12 @@ def read_ignores(path: Path) -> pl.DataFrame:
         raise InputError(f"ignores table has columns of the wrong type: {exc}", path=str(path)) from None
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    lock = path.with_name(path.name + ".lock")
-    with lock.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def append_ignores(path: Path, rows: pl.DataFrame) -> int:
     """Append ``rows`` (exact duplicates of a recorded ignore are kept once); returns the rows the
     file now holds."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(path):
+    with atomic.file_lock(path):  # the decisions' lock: concurrent imports wait for each other
         frame = pl.concat([read_ignores(path), rows.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)])
         frame = frame.unique(["identity", "segment_id", "system"], keep="last", maintain_order=True)
         atomic.write_with(path, frame.write_parquet)

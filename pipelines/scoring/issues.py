@@ -23,7 +23,7 @@ from pipelines import atomic
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import identity_of
 from pipelines.errors import InputError
-from pipelines.publish.csv_glossary import FORMULA_STARTS, inert_cell
+from pipelines.cells import FORMULA_STARTS, inert_cell
 from pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
 from pipelines.scoring.verdicts import severity_rank
 
