@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
+from pipelines.conventions.matching import mask_code
 from pipelines.conventions.model import Convention
 from pipelines.conventions.multisearch import EMPTY
 from pipelines.conventions.timed_regex import RegexTimeout
@@ -155,14 +156,15 @@ def score_chunk(
 ) -> Chunk:
     """Score rows ``offset … offset+len(seg_ids)``; ``systems[name][i]`` is the output for
     ``seg_ids[i]`` or None when the system did not produce it."""
-    src_col = Column.of(list(source_texts))
+    # triggers never match inside placeholders or markup (``{user}`` is not the word "user")
+    src_col = Column.of([mask_code(t) for t in source_texts])
     compiled = [compile_convention(c) for c in conventions]
     appl = applicability(compiled, src_col)
     n = len(seg_ids)
     counts: dict[str, list[Any]] = {name: [] for name in COUNTS_SCHEMA}
     failures = Failures()
     produced: dict[str, int] = {}
-    src_texts = src_col.texts
+    src_texts = list(source_texts)
     for system, outputs in systems.items():
         out = Column.of(list(outputs))
         # one Aho–Corasick pass for the entries of conventions that apply to many rows; the others
