@@ -70,7 +70,7 @@ def is_no_space_script(char: str) -> bool:
 # head of {n, plural, …}, Fluent { $var } / { -brand }), ${name}, Jinja/Handlebars {{ x }} / {% x %},
 # HTML/XML tags, entities and URLs. A term trigger never matches inside one, in the checker (the
 # scored sources are masked before the triggers run) and in the miner (tokens.py masks before
-# tokenising). No space flag in printf: "50 % de" is French text, not "% d".
+# tokenising), for the rules in MASKED_TRIGGER_RULES. No space flag in printf: "50 % de" is French text, not "% d".
 CODE_SPAN_RE = re.compile(
     r"⟨/?[a-z]+\d+/?⟩"
     r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%\d+"
@@ -79,6 +79,16 @@ CODE_SPAN_RE = re.compile(
     r"|\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,"
     r"|<[^<>\n]{1,200}>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|https?://\S+|www\.\S+"
 )
+
+
+# Rules whose ``src`` trigger is a word of the text (a term): it never matches inside a code span.
+# Other triggers keep the raw source (a source_copy rule's trigger IS a URL or a placeholder).
+MASKED_TRIGGER_RULES = frozenset({"term", "forbidden"})
+
+
+def trigger_text(rule: str, source: str) -> str:
+    """The source as ``rule``'s trigger reads it (see MASKED_TRIGGER_RULES)."""
+    return mask_code(source) if rule in MASKED_TRIGGER_RULES else source
 
 
 def mask_code(text: str) -> str:
