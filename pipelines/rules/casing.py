@@ -17,13 +17,17 @@ offending word; span = its first letter, or the whole miscased name); code spans
 (``matching.mask_code``) are masked first so ``⟨g1⟩`` or ``%s`` never count as words. Under
 ``strict``, a later capitalised word is no error when it is a name: copied as written from the
 source (``Kuala Lumpur``) or capitalised inside (``GHz``, ``iPhone``); a letter glued to a digit
-(``4K``) is no word.
+(``4K``) is no word. A source that is a language's name (``British English``) leaves the case of
+its rendering's case free (``anglais britannique``, ``espagnol du Mexique``): a label, not a sentence.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+import langcodes
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_term, fold_with_map
@@ -92,6 +96,21 @@ def _keep_occurrences(params: CasingParams, output: str, mode: str, out: Finding
     return spans
 
 
+@lru_cache(maxsize=65536)
+def names_a_language(source: str) -> bool:
+    """The whole source is a language's name (``British English``, ``Lower Sorbian``; CLDR names via
+    ``langcodes``): many languages write language names in lowercase (``anglais britannique``), so
+    its rendering keeps the case the translator gave it."""
+    text = source.strip()
+    if not text or len(text) > 60 or not text[0].isalpha():
+        return False
+    try:
+        langcodes.find(text)
+    except LookupError:
+        return False
+    return True
+
+
 def _named(text: str, source_words: frozenset[str]) -> bool:
     """A capitalised word that is a name, not a casing error: copied as written from the source
     (``Kuala Lumpur``, ``Explorer``), or with a capital inside (``GHz``, ``iPhone``, ``WireGuard``)."""
@@ -129,7 +148,7 @@ def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
     params: CasingParams = cc.prepared
     findings = match_entries(fold_with_map(output, cc.mode), cc.expected, cc.wrong, Findings())
     kept = _keep_occurrences(params, output, cc.mode, findings)
-    if params.style is not None:
+    if params.style is not None and not names_a_language(source):
         _style(params, output, kept, findings, source)
     return verdict(findings.missing, findings.found, findings.spans)
 

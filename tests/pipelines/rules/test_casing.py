@@ -55,3 +55,11 @@ def test_a_kept_lowercase_initial_is_left_as_written() -> None:
     conv = casing(style="sentence", strict=True, keep=["anglais"])
     assert check_item(conv, "British English", "anglais britannique").full_pass  # type: ignore[union-attr]
     assert not check_item(conv, "Open Settings", "ouvrir les paramètres").full_pass  # type: ignore[union-attr]
+
+
+def test_a_language_name_keeps_the_case_its_translator_gave_it() -> None:
+    conv = casing(style="sentence", strict=True)
+    for source, output in (("British English", "anglais britannique"), ("Lower Sorbian", "bas-sorabe"),
+                           ("Mexican Spanish", "espagnol du Mexique")):
+        assert check_item(conv, source, output).full_pass, source  # type: ignore[union-attr]
+    assert not check_item(conv, "Manage Devices", "gérer les appareils").full_pass  # type: ignore[union-attr]
