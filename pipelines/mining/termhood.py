@@ -30,5 +30,7 @@ def zipf(term: str, lang: str) -> float:
 
 
 def general_word(term: str, lang: str, threshold: float) -> bool:
-    """A one-word term at least as frequent as ``threshold`` Zipf: general vocabulary."""
-    return " " not in term and zipf(term, lang) >= threshold
+    """A one-word term at least as frequent as ``threshold`` Zipf: general vocabulary. A phrase or a
+    hyphenated compound (``alcohol-based``) is judged by the other filters (wordfreq would score
+    its parts)."""
+    return " " not in term and "-" not in term and zipf(term, lang) >= threshold
