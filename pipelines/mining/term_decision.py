@@ -176,7 +176,7 @@ def _rendering_belongs_to_other_term(c: TermCase) -> str | None:  # competitive 
 def _general_word(c: TermCase) -> str | None:
     """Terms, not vocabulary: a one-word source term frequent in general language (``like``,
     ``turn``, ``allow``, ``privacy``) is a rule only on overwhelming evidence (see params). An
-    acronym (the TM spells it in capitals: ``AIDS``, ``NHS``) is a name, not the common word it
+    acronym (the TM spells it in capitals: ``CAT``) is a name, not the common word it
     spells (TICO held-out: 30 of 30 items pass)."""
     p, ch = c.params, c.chosen
     if ch.cognate or (len(c.spelling) > 1 and c.spelling.isupper()) or not general_word(c.term, c.src_lang, p.term_general_zipf):

@@ -31,6 +31,6 @@ def zipf(term: str, lang: str) -> float:
 
 def general_word(term: str, lang: str, threshold: float) -> bool:
     """A one-word term at least as frequent as ``threshold`` Zipf: general vocabulary. A phrase or a
-    hyphenated compound (``alcohol-based``) is judged by the other filters (wordfreq would score
+    hyphenated compound (``cloud-based``) is judged by the other filters (wordfreq would score
     its parts)."""
     return " " not in term and "-" not in term and zipf(term, lang) >= threshold
