@@ -65,6 +65,38 @@ def is_no_space_script(char: str) -> bool:
     return any(lo <= code <= hi for lo, hi in _NO_SPACE_RANGES)
 
 
+# Code spans (SPEC.md §2: placeholders and markup are not text): ingest's inline codes (⟨g1⟩), printf
+# (%s, %1$s, %(name)s, %.2f, Qt/Windows %1), brace placeholders ({0}, {user}, ICU {n, number} and the
+# head of {n, plural, …}, Fluent { $var } / { -brand }), ${name}, Jinja/Handlebars {{ x }} / {% x %},
+# HTML/XML tags, entities and URLs. A term trigger never matches inside one, in the checker (the
+# scored sources are masked before the triggers run) and in the miner (tokens.py masks before
+# tokenising), for the rules in MASKED_TRIGGER_RULES. No space flag in printf: "50 % de" is French text, not "% d".
+CODE_SPAN_RE = re.compile(
+    r"⟨/?[a-z]+\d+/?⟩"
+    r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%\d+"
+    r"|\$\{[\w.\-]+\}|\{\{[^{}\n]{0,200}\}\}|\{%[^{}\n]{0,200}%\}"
+    r"|\{\s*[$-]?[A-Za-z_0-9][\w.\-]*(?:\s*,\s*[A-Za-z_]\w*)*\s*\}"
+    r"|\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,"
+    r"|<[^<>\n]{1,200}>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|https?://\S+|www\.\S+"
+)
+
+
+# Rules whose ``src`` trigger is a word of the text (a term): it never matches inside a code span.
+# Other triggers keep the raw source (a source_copy rule's trigger IS a URL or a placeholder).
+MASKED_TRIGGER_RULES = frozenset({"term", "forbidden"})
+
+
+def trigger_text(rule: str, source: str) -> str:
+    """The source as ``rule``'s trigger reads it (see MASKED_TRIGGER_RULES)."""
+    return mask_code(source) if rule in MASKED_TRIGGER_RULES else source
+
+
+def mask_code(text: str) -> str:
+    """``text`` with its code spans (``CODE_SPAN_RE``) blanked to spaces of the same length, so
+    offsets stay raw and no word is glued to its neighbour."""
+    return CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), text) if text else text
+
+
 # Raw-text hyphens that join two words into one (SPEC.md §2); every other dash is a boundary.
 HYPHENS = "-\u2010\u2011"
 # The raw characters each fold writes as one of HYPHENS (in the same order, one for one): used to find

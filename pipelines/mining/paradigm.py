@@ -19,10 +19,11 @@ a form is plain text.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from pipelines.mining import inflect_fr, inflect_ru
+from pipelines.mining import inflect_fr, inflect_ru, lexicon
 from pipelines.mining.term_candidates import Candidates
 from pipelines.mining.tokens import Tok, fold_count, mask
 
@@ -111,7 +112,10 @@ def _acronym(term: str) -> bool:
 def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:
     """The attested ``forms`` of one rendering plus their generated number/gender forms (languages
     with a generator; others unchanged). The POS key is the one most of the aligned occurrences had;
-    names and codes of the source ``term`` (as spelled) copied into the rendering are never inflected."""
+    names and codes of the source ``term`` (as spelled) copied into the rendering are never inflected.
+    Only real words (``lexicon``): a generated form is kept when each of its words is attested in
+    ``forms``, a copied name, or a form the language's lexicon knows; a one-word verb rendering also
+    takes every form the lexicon lists for its lemma (``éviter`` → ``évitez``, ``évité``)."""
     generate = FORM_GENERATORS.get(lang.split("-")[0].lower())
     if generate is None:
         return list(forms)
@@ -122,4 +126,11 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     frozen = names_and_codes(term)
     for form in forms:
         out |= generate(form, key, tags, frozen)
-    return sorted(out)
+    if tags in ("VERB", "AUX") and " " not in key:
+        out |= lexicon.lemma_forms(key, lang)
+    attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen
+    return sorted(f for f in out if f in forms or all(
+        w in attested or lexicon.known(w, lang) is not False for w in _WORDS.split(f) if w))
+
+
+_WORDS = re.compile(r"[\s']+")  # a form's words: split at spaces and after elision (l'adresse)

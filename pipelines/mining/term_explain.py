@@ -26,6 +26,7 @@ from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import OpenedSet, convention_source
 from pipelines.errors import InputError
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from pipelines.mining.term_decision import describe
 from pipelines.mining.term_trace import TRACE_FILE
 from pipelines.mining.tokens import fold_count
 
@@ -86,6 +87,8 @@ def _row_lines(row: dict[str, Any]) -> list[str]:
     lines = [f"{row['spelling']} [{row['src_lang']}→{row['tgt_lang']}]: {row['decision']}"
              + (f" ({row['filter']})" if row["filter"] else "")]
     lines.append(f"  why: {row['figures']}")
+    if row["filter"]:  # where it stands in the one decision list the miner ran
+        lines.append(f"  filter: {describe(row['filter'])}")
     if row["convention_id"]:
         lines.append(f"  rule written: {row['convention_id']} (rendering '{row['lemma_key']}')")
     lines.append(f"  source units: {row['units']}" + (f" (e.g. {', '.join(row['unit_ids'])})" if row["unit_ids"] else ""))

@@ -1,4 +1,4 @@
-"""Precision filters for term rules: why a chosen (term, rendering) pair is NOT a rule.
+"""Helpers of the term decision's filters (term_decision.FILTERS): why a chosen (term, rendering) pair is NOT a rule.
 
 Each filter encodes one failure seen on the dev data (TICO-19 en→fr dev split): clause fragments
 ("people perceived"), partial renderings ("share of annual revenue" → "revenus"), renderings that
@@ -9,7 +9,7 @@ belong to another term (competitive linking), adverbs, punctuation fragments. Th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import spacy
 
@@ -52,7 +52,7 @@ def adverb(word: str, vocabulary: set[str], params: MiningParams = DEFAULT_PARAM
     return any(base in vocabulary for base in (word[:-2], word[:-1] + "e", word[:-3] + "y"))
 
 
-def compositional(term: str, key: str, word_keys: dict[str, set[str]], params: MiningParams = DEFAULT_PARAMS) -> bool:
+def compositional(term: str, key: str, word_keys: Mapping[str, set[str]], params: MiningParams = DEFAULT_PARAMS) -> bool:
     """Every content word of a multiword term has one of its own aligned renderings inside ``key``
     (``operating system`` → ``système d'exploitation``: system→système, operating→exploitation). A
     phrase seen once has no other evidence; this keeps real terms and drops clause fragments."""
@@ -107,68 +107,3 @@ def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
 
 def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]], params: MiningParams) -> float:
     return max((d for d, t in best_dice.get(key, []) if stem(t, params) != stem(term, params)), default=0.0)
-
-
-def reject(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
-           lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> str | None:
-    """Why a chosen (term, rendering) is not a rule (None when it is)."""
-    found = rejection(term, chosen, occurrences, best_dice, lexicon, params)
-    return None if found is None else found[0]
-
-
-def rejection(term: str, chosen: Choice, occurrences: int, best_dice: dict[str, list[tuple[float, str]]],
-              lexicon: tuple[set[str], dict[str, set[str]]], params: MiningParams) -> tuple[str, str] | None:
-    """The filter that rejects a chosen (term, rendering) and the figures that decided it, as one
-    readable phrase (the term trace and ``housestyle explain`` show it); None when none does."""
-    vocabulary, word_keys = lexicon
-    p, s, cov, d = params, chosen.support, chosen.coverage, chosen.dice
-    if s < p.term_min_support:
-        return "low_support", f"support {s} < term_min_support {p.term_min_support}"
-    if s <= p.term_low_support and not chosen.cognate and (
-            d < p.term_min_dice or chosen.aligned < p.term_low_support_min_align * occurrences):
-        why = (f"dice {d:.2f} < term_min_dice {p.term_min_dice}" if d < p.term_min_dice else
-               f"aligned {chosen.aligned} < term_low_support_min_align {p.term_low_support_min_align} × {occurrences} occurrences")
-        return "weak_low_support", f"support {s} <= term_low_support {p.term_low_support}, not a cognate, {why}"
-    # The TM writes the rendering in at most half the term's units: frequency alone does not make
-    # it the client's choice (dev: TICO ``protect`` → a disease's name, ``code`` → ``section``; VPN ``Save``
-    # → ``économiser``, ``United`` → ``royaume``). A cognate, or a phrase built from its words' own
-    # renderings, is a second, independent line of evidence.
-    if cov <= p.term_no_majority and not chosen.cognate and (
-            " " not in term or not compositional(term, chosen.key, word_keys, params)):
-        return "no_majority", (f"coverage {cov:.2f} <= term_no_majority {p.term_no_majority}, not a cognate, "
-                               + ("one word" if " " not in term else "not built from its words' renderings"))
-    words = term.split(" ")
-    if s <= 1 and len(words) > p.term_singleton_max_words:
-        return "long_singleton", f"support {s} and {len(words)} words > term_singleton_max_words {p.term_singleton_max_words}"
-    if (" " in term and (s <= p.term_compositional_support or d < p.term_compositional_dice)
-            and not compositional(term, chosen.key, word_keys, params)):
-        why = (f"support {s} <= term_compositional_support {p.term_compositional_support}"
-               if s <= p.term_compositional_support else f"dice {d:.2f} < term_compositional_dice {p.term_compositional_dice}")
-        return "not_compositional", f"{why} and a word of the term has none of its renderings in '{chosen.key}'"
-    extra = content_words(chosen.key, params) - content_words(term, params)
-    allowed = 0 if s <= p.term_low_support else p.term_extra_words_allowed
-    if extra > allowed:  # "research efforts" → "efforts importants dans la recherche"
-        return "rendering_adds_words", f"the rendering adds {extra} content words > {allowed} allowed at support {s}"
-    odd = [f for f in chosen.forms if not _PLAIN_FORM.fullmatch(f)]
-    if odd:  # "p.", fragments with punctuation
-        return "odd_rendering", f"form '{odd[0]}' is not a plain word form"
-    if not covers(term, chosen.key, params):
-        return "partial_rendering", (f"'{chosen.key}' has counterparts for fewer than term_cover_share "
-                                     f"{p.term_cover_share} of the term's {content_words(term, params)} content words")
-    if len(words) > 1 and words[0] in COUNT_WORDS:
-        return "count_phrase", f"starts with the count word '{words[0]}'"  # "million children": a quantity
-    for word in {words[0], words[-1]}:
-        if adverb(word, vocabulary, params):
-            return "adverb", f"'{word}' is an -ly adverb (its base is a word of the TM)"
-    if len(words) > 1 and words[-1].endswith("ed") and len(words[-1]) >= p.term_participle_min_chars:
-        return "ends_in_participle", f"ends in the participle '{words[-1]}'"  # "cases reported": a clause
-    if words[-1].endswith("ing") and s <= p.term_low_support:
-        return "rare_gerund", f"ends in '{words[-1]}' with support {s} <= term_low_support {p.term_low_support}"
-    if not (term[0].isalnum() and term[-1].isalnum()):
-        return "ragged_edge", "the term starts or ends with punctuation"
-    rival = _rival_dice(term, chosen.key, best_dice, params)
-    if s <= p.term_reverse_max_support and d < p.term_reverse_ratio * rival:
-        # competitive linking: santé publique ↔ public health
-        return "rendering_belongs_to_other_term", (f"dice {d:.2f} < term_reverse_ratio {p.term_reverse_ratio} × {rival:.2f} "
-                                                   f"of another term with the rendering '{chosen.key}'")
-    return None

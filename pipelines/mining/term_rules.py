@@ -34,12 +34,8 @@ from pipelines.mining.term_context import (
     other_word,
     verb_senses,
 )
-from pipelines.mining.term_filters import (
-    STOP_LIKE,
-    fragment_of_compound,
-    joined_sentences,
-    rejection,
-)
+from pipelines.mining.term_decision import TermCase, first_rejection
+from pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound
 from pipelines.mining.term_result import TermResult
 from pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
 from pipelines.mining.tokens import TokenCache, settle_closed_tags
@@ -213,53 +209,42 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
     trace = result.trace[term] = Decision(choices, chosen.key)
-    occurrences = cands.terms[term].occurrences
+    vocabulary, word_keys = lexicon
     spelling = spelled(cands.terms[term])
-    if chosen.coverage < params.term_min_consistency:
-        stats["low_consistency"] += 1
-        trace.reject("low_consistency", f"best coverage {chosen.coverage:.2f} ('{chosen.key}') < term_min_consistency "
-                                        f"{params.term_min_consistency}")
-        _conflict(term, choices, chosen, params, result, mandated=False)
-        return
-    found = (("joined_sentences", f"'{spelling}' spans two sentences joined without a space")
-             if joined_sentences(spelling) else rejection(term, chosen, occurrences, best_dice, lexicon, params))
-    if found is None and " " in term and chosen.support <= params.term_low_support \
-            and term.split(" ")[-1] in modifiers:
-        # "way possible", "nucleocapsid of helical", "kits sent": no head noun
-        found = "ends_in_modifier", (f"support {chosen.support} <= term_low_support {params.term_low_support} and "
-                                     f"'{term.split(' ')[-1]}' is mostly rendered as an adjective or verb")
-    if found is None and chosen.support <= params.term_low_support and not chosen.cognate:
-        rival = next((t for _, t in best_dice.get(chosen.key, [])
-                      if other_word(t, term, params) and cognate(t, _form(cands, chosen.key), params)), None)
-        if rival is not None:  # symmetry → hélicoïdale: the rendering spells ``helical``
-            found = "cognate_of_other_term", f"the rendering '{_form(cands, chosen.key)}' spells the other term '{rival}'"
-    why = None if found is None else found[0]
+
+    def case_of(choice: Choice) -> TermCase:
+        def cognate_rival() -> str | None:
+            return next((t for _, t in best_dice.get(choice.key, [])
+                         if other_word(t, term, params) and cognate(t, _form(cands, choice.key), params)), None)
+        return TermCase(term, choice, params, cands.terms[term].occurrences, spelling, corpus.src_lang, best_dice,
+                        vocabulary, word_keys, modifiers, cognate_rival)
+
+    found = first_rejection(case_of(chosen))
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = chosen.repair
     # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
     sample = evidence[:params.term_compound_sample]
-    if why is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
+    if found is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
             params.term_compound_share):
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params,
                                  corpus.targets)
         if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
-            why = "fragment_of_compound"
-            found = why, (f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
-                          f"{params.term_compound_share} of its occurrences, and no whole compound "
-                          + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
+            found = "fragment_of_compound", (
+                f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
+                f"{params.term_compound_share} of its occurrences, and no whole compound "
+                + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
         else:  # the whole compound stands as a candidate of its own, through the same filters
             (chosen, chosen_units), repair = rebuilt, "compound"
             stats["compound_rebuilt"] += 1
             trace.chosen, trace.renderings = chosen.key, [chosen, *choices]
-            found = rejection(term, chosen, occurrences, best_dice, lexicon, params)
-            why = None if found is None else found[0]
+            found = first_rejection(case_of(chosen))
             evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     if found is not None:
         why = found[0]
         trace.reject(*found)
         stats[why] += 1
-        if why == "no_majority":  # the TM is split: report the renderings, mandate none
+        if why in ("low_consistency", "no_majority"):  # the TM is split: report the renderings, mandate none
             _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms

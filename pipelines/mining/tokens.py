@@ -20,16 +20,10 @@ import spacy
 from spacy.language import Language
 
 from pipelines.conventions.folding import TYPOGRAPHIC_TABLE
-from pipelines.conventions.matching import is_no_space_script
+from pipelines.conventions.matching import is_no_space_script, mask_code
 from pipelines.mining.morphology import TOKENIZER_CONFIG, WORD_LEMMATIZERS, quiet_jieba
-from pipelines.readers.base import INLINE_TOKEN_RE
 
-# Inline tokens, printf/brace placeholders, URLs and markup tags: not words of the language.
-MASK_RE = re.compile(
-    INLINE_TOKEN_RE.pattern
-    + r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[sd@]|\{\{?\s*[A-Za-z_0-9][\w.\-]*\s*\}\}?|\$\{[\w.\-]+\}"
-    + r"|<[^<>]{1,200}>|https?://\S+|www\.\S+"
-)
+mask = mask_code  # inline codes, placeholders, tags and URLs blanked (matching.CODE_SPAN_RE)
 _SPACE_RUN = re.compile(r"\s+")
 
 
@@ -37,11 +31,6 @@ def fold_count(text: str) -> str:
     """The counting fold (gold README and SPEC typographic mode): casefold, ’ ‘ ʼ → ', NBSP and
     narrow spaces → space, runs of spaces collapsed."""
     return _SPACE_RUN.sub(" ", text.casefold().translate(TYPOGRAPHIC_TABLE))
-
-
-def mask(text: str) -> str:
-    """``text`` with inline codes/placeholders/tags/URLs replaced by spaces (offsets unchanged)."""
-    return MASK_RE.sub(lambda m: " " * len(m.group()), text)
 
 
 @dataclass(slots=True)

@@ -13,25 +13,31 @@ params (all optional, at least one of ``style``/``keep``):
 
 Applies: with a ``style``, to every segment its ``src`` trigger selects; with ``keep`` only, to the
 segments whose source contains a kept name (caselessly). Violations are wrong variants (the
-offending word; span = its first letter, or the whole miscased name); inline tokens and
-placeholders are masked first so ``⟨g1⟩`` or ``%s`` never count as words.
+offending word; span = its first letter, or the whole miscased name); code spans
+(``matching.mask_code``) are masked first so ``⟨g1⟩`` or ``%s`` never count as words. Under
+``strict``, a later capitalised word is no error when it is a name: copied as written from the
+source (``Kuala Lumpur``) or capitalised inside (``GHz``, ``iPhone``); a letter glued to a digit
+(``4K``) is no word. A source that is a language's name (``British English``) leaves the case of
+its rendering's case free (``anglais britannique``, ``espagnol du Mexique``): a label, not a sentence.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+import langcodes
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_term, fold_with_map
-from pipelines.conventions.matching import find_plain
+from pipelines.conventions.matching import find_plain, mask_code
 from pipelines.conventions.model import Convention
-from pipelines.readers.base import INLINE_TOKEN_RE
 from pipelines.rules._params import check_keys, fail, one_of, str_list
 from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
 
-_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
-_MASK_RE = re.compile(INLINE_TOKEN_RE.pattern + r"|\{[^{}\s]*\}|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[sd@]")
+# A word starts with a letter not glued to a digit or letter before it: "4K", "5G" are no words.
+_WORD_RE = re.compile(r"(?<![\w'’\-])[^\W\d_][\w'’\-]*")
 _SENTENCE_END_RE = re.compile(r"[.!?…]['\"’”»)\]]*\s+$")
 
 
@@ -90,8 +96,30 @@ def _keep_occurrences(params: CasingParams, output: str, mode: str, out: Finding
     return spans
 
 
-def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: Findings) -> None:
-    masked = _MASK_RE.sub(lambda m: " " * len(m.group()), output)
+@lru_cache(maxsize=65536)
+def names_a_language(source: str) -> bool:
+    """The whole source is a language's name (``British English``, ``Lower Sorbian``; CLDR names via
+    ``langcodes``): many languages write language names in lowercase (``anglais britannique``), so
+    its rendering keeps the case the translator gave it."""
+    text = source.strip()
+    if not text or len(text) > 60 or not text[0].isalpha():
+        return False
+    try:
+        langcodes.find(text)
+    except LookupError:
+        return False
+    return True
+
+
+def _named(text: str, source_words: frozenset[str]) -> bool:
+    """A capitalised word that is a name, not a casing error: copied as written from the source
+    (``Kuala Lumpur``, ``Explorer``), or with a capital inside (``GHz``, ``iPhone``, ``WireGuard``)."""
+    return text in source_words or any(c.isupper() for c in text[1:])
+
+
+def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: Findings, source: str = "") -> None:
+    masked = mask_code(output)
+    source_words = frozenset(m.group() for m in _WORD_RE.finditer(mask_code(source)) if m.group()[0].isupper())
     for index, word in enumerate(_WORD_RE.finditer(masked)):
         if any(s <= word.start() < e for s, e in kept):
             continue
@@ -106,7 +134,8 @@ def _style(params: CasingParams, output: str, kept: list[tuple[int, int]], out: 
                 break  # only the first word matters
             else:
                 acronym = len(text) > 1 and text.isupper()
-                bad = capital and not acronym and not _SENTENCE_END_RE.search(masked[: word.start()])
+                bad = (capital and not acronym and not _named(text, source_words)
+                       and not _SENTENCE_END_RE.search(masked[: word.start()]))
         else:  # title
             minor = index > 0 and text.casefold() in params.minor_words
             bad = not capital and not minor
@@ -119,8 +148,8 @@ def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
     params: CasingParams = cc.prepared
     findings = match_entries(fold_with_map(output, cc.mode), cc.expected, cc.wrong, Findings())
     kept = _keep_occurrences(params, output, cc.mode, findings)
-    if params.style is not None:
-        _style(params, output, kept, findings)
+    if params.style is not None and not names_a_language(source):
+        _style(params, output, kept, findings, source)
     return verdict(findings.missing, findings.found, findings.spans)
 
 

@@ -6,6 +6,7 @@ the engine with it on random data. Kept deliberately simple and slow.
 
 from __future__ import annotations
 
+from pipelines.conventions.matching import trigger_text
 from pipelines.conventions.model import Convention
 from pipelines.conventions.timed_regex import RegexTimeout
 from pipelines.rules.base import ItemVerdict, error_verdict
@@ -16,10 +17,13 @@ __all__ = ["ItemVerdict", "applies", "check_item"]
 
 def applies(conv: Convention, source: str) -> bool:
     """Whether ``conv`` scores this source segment: its ``src`` trigger holds (src_match_mode) and
-    the rule's own condition on the source holds (e.g. numeric: the source has a number)."""
+    the rule's own condition on the source holds (e.g. numeric: the source has a number). A term's
+    trigger reads the source with its code spans blanked (``matching.trigger_text``): ``{user}``
+    never triggers a rule on "user"."""
     compiled = compile_convention(conv)
+    masked = trigger_text(conv.rule, source)
     try:
-        return compiled.triggered(source) and RULES[conv.rule].applies(compiled, source)
+        return compiled.triggered(masked) and RULES[conv.rule].applies(compiled, masked)
     except RegexTimeout:
         return True  # undecidable on this source: an error item wherever it is scored (check_item)
 
@@ -30,8 +34,9 @@ def check_item(conv: Convention, source: str, output: str) -> ItemVerdict | None
     is scored and not passed, whatever the rest of the item holds."""
     compiled = compile_convention(conv)
     rule = RULES[conv.rule]
+    masked = trigger_text(conv.rule, source)  # as in ``applies``
     try:
-        if not compiled.triggered(source) or not rule.applies(compiled, source):
+        if not compiled.triggered(masked) or not rule.applies(compiled, masked):
             return None
     except RegexTimeout as exc:
         return error_verdict(str(exc))

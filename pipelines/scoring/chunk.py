@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from pipelines.conventions.compiled import Compiled
 from pipelines.conventions.folding import fold_with_map
+from pipelines.conventions.matching import MASKED_TRIGGER_RULES, mask_code
 from pipelines.conventions.model import Convention
 from pipelines.conventions.multisearch import EMPTY
 from pipelines.conventions.timed_regex import RegexTimeout
@@ -144,6 +145,31 @@ class Chunk:
     produced: dict[str, int]
 
 
+def _trigger_columns(compiled: Sequence[Compiled], source_texts: Sequence[str]) -> list[Column]:
+    """Per convention, the source column its trigger reads (``matching.trigger_text``)."""
+    raw = Column.of(list(source_texts))
+    masked: list[Column] = []
+    out = []
+    for cc in compiled:
+        if cc.conv.rule in MASKED_TRIGGER_RULES:
+            if not masked:
+                masked.append(Column.of([mask_code(t) for t in source_texts]))
+            out.append(masked[0])
+        else:
+            out.append(raw)
+    return out
+
+
+def _applicability(compiled: Sequence[Compiled], columns: Sequence[Column]) -> list[Rows | None]:
+    """``rowsets.applicability`` per trigger column, in the conventions' order."""
+    out: list[Rows | None] = [None] * len(compiled)
+    for column in {id(c): c for c in columns}.values():
+        picked = [i for i, c in enumerate(columns) if c is column]
+        for i, rows in zip(picked, applicability([compiled[i] for i in picked], column)):
+            out[i] = rows
+    return out
+
+
 def score_chunk(
     conventions: Sequence[Convention],
     seg_ids: Sequence[str],
@@ -155,14 +181,15 @@ def score_chunk(
 ) -> Chunk:
     """Score rows ``offset … offset+len(seg_ids)``; ``systems[name][i]`` is the output for
     ``seg_ids[i]`` or None when the system did not produce it."""
-    src_col = Column.of(list(source_texts))
     compiled = [compile_convention(c) for c in conventions]
-    appl = applicability(compiled, src_col)
+    # a term's trigger never matches inside placeholders or markup (``{user}`` is not the word "user")
+    trigger_cols = _trigger_columns(compiled, source_texts)
+    appl = _applicability(compiled, trigger_cols)
     n = len(seg_ids)
     counts: dict[str, list[Any]] = {name: [] for name in COUNTS_SCHEMA}
     failures = Failures()
     produced: dict[str, int] = {}
-    src_texts = src_col.texts
+    src_texts = list(source_texts)
     for system, outputs in systems.items():
         out = Column.of(list(outputs))
         # one Aho–Corasick pass for the entries of conventions that apply to many rows; the others
@@ -180,7 +207,7 @@ def score_chunk(
             scored = len(out.rows) if rows_c is None else len(rows_c)
             n_failed = 0
             # items a regex could not decide in time (trigger on the source, entries on the output)
-            undecided = {r: m for r, m in (src_col.timeouts_of(cc.trigger) if cc.trigger is not None else {}).items()
+            undecided = {r: m for r, m in (trigger_cols[index].timeouts_of(cc.trigger) if cc.trigger is not None else {}).items()
                          if out.present[r]}
             if rule.static:
                 hits = _static_hits(cc, out, rows_c)

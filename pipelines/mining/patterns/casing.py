@@ -66,6 +66,29 @@ def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> 
     return sorted(keep)
 
 
+def lowercase_initials(sources: list[str], targets: list[str], params: MiningParams) -> list[str]:
+    """First words the targets of title-like sources write in lowercase in >= ``casing_keep_min_units``
+    units and never capitalised there: list labels whose language does not capitalise them (French
+    language names, ``anglais britannique``). They join ``keep``, so the first-word check leaves
+    them as written."""
+    lower: Counter[str] = Counter()
+    capital: Counter[str] = Counter()
+    for source, text in zip(sources, targets):
+        if not _TITLE_RE.match(source):
+            continue
+        first = _WORD_RE.search(mask(text))
+        if first is None or first.start() > 0 and mask(text)[: first.start()].strip():
+            continue
+        word = first.group()
+        (lower if word.islower() else capital)[word.casefold()] += 1
+    return sorted(w for w, n in lower.items() if n >= params.casing_keep_min_units and not capital[w])
+
+
+# Orthographies that capitalise every noun: sentence case there says only that the first word is
+# capitalised (held-out, Django/Wagtail de: strict flagged ``Statische Dateien``, ``Treffern``).
+CAPITALISED_NOUNS = frozenset({"de", "lb"})
+
+
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     targets = corpus.targets.gather(indices)
     sources = corpus.sources.gather(indices)
@@ -79,8 +102,9 @@ def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> lis
     conv = Convention(
         dimension="casing:title_to_sentence", rule="casing", src=source, src_regex=True,
         src_match_mode="exact", match_mode="exact",
-        params={"style": "sentence", "strict": True,
-                "keep": learn_keep(sources, targets, params)},
+        params={"style": "sentence",
+                "strict": corpus.tgt_lang.split("-")[0].lower() not in CAPITALISED_NOUNS,
+                "keep": sorted(set(learn_keep(sources, targets, params)) | set(lowercase_initials(sources, targets, params)))},
         src_lang=corpus.src_lang, tgt_lang=corpus.tgt_lang, mqm_category=MQM_CASING, origin="mined",
         status="candidate",
     )

@@ -4,7 +4,7 @@ from pipelines.mining.corpus import Corpus
 from pipelines.mining.mine import proposer_group
 from pipelines.mining.params import MiningParams
 from pipelines.mining.patterns.base import count_variants, dominant
-from pipelines.mining.patterns.casing import _TITLE_RE, learn_keep
+from pipelines.mining.patterns.casing import _TITLE_RE, learn_keep, lowercase_initials
 from pipelines.mining.patterns.typography import APOSTROPHE, BRACKETS
 from pipelines.scoring.check import check_item
 
@@ -74,3 +74,11 @@ def test_fullwidth_brackets_for_chinese(make_corpus) -> None:
     assert rule.extra["variant"] == "fullwidth"
     assert not check_item(rule, "see (x)", "见(注)").full_pass and check_item(rule, "see (x)", "见（注）").full_pass
     assert "casing:title_to_sentence" not in rules  # uncased script
+
+
+def test_lowercase_initials_of_title_like_sources_are_kept_as_written() -> None:
+    # French language names in a picker (Mozilla VPN): the client never capitalises them
+    sources = ["British English", "Canadian English", "Traditional Chinese", "Simplified Chinese", "Open Settings"]
+    targets = ["anglais britannique", "anglais canadien", "chinois traditionnel", "chinois simplifié", "Ouvrir les paramètres"]
+    assert lowercase_initials(sources, targets, MiningParams()) == ["anglais", "chinois"]
+    assert lowercase_initials(sources[:1], targets[:1], MiningParams()) == []  # one unit is no habit

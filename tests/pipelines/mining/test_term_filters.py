@@ -1,17 +1,19 @@
-"""Term-rule filters (pipelines/mining/term_filters.py): why a chosen rendering is not a rule."""
+"""Term-rule filters (pipelines/mining/term_filters.py, term_decision.py): why a chosen rendering is not a rule."""
 
 from __future__ import annotations
 
 from pipelines.mining.boundary import Choice
 from pipelines.mining.params import MiningParams
-from pipelines.mining.term_filters import fragment_of_compound, hyphen_sides, reject
+from pipelines.mining.term_decision import TermCase, first_rejection
+from pipelines.mining.term_filters import fragment_of_compound, hyphen_sides
 
 WORD_KEYS = {"internet": {"internet"}, "connection": {"connexion"}, "open": {"ouvrir"}}
 LEXICON = (set(WORD_KEYS), WORD_KEYS)
 
 
 def _why(term: str, chosen: Choice, occurrences: int) -> str | None:
-    return reject(term, chosen, occurrences, {}, LEXICON, MiningParams())
+    found = first_rejection(TermCase(term, chosen, MiningParams(), occurrences, term, "en", {}, *LEXICON))
+    return None if found is None else found[0]
 
 
 def test_a_rendering_in_half_the_units_needs_a_second_line_of_evidence() -> None:
@@ -25,7 +27,7 @@ def test_a_rendering_in_half_the_units_needs_a_second_line_of_evidence() -> None
 
 
 def test_a_majority_rendering_needs_nothing_more() -> None:
-    assert _why("open", Choice("ouvrir", ["ouvrir"], 7, 7 / 12, 0.7, 6), 12) is None
+    assert _why("firewall", Choice("pare-feu", ["pare-feu"], 7, 7 / 12, 0.7, 6), 12) is None
 
 
 def test_hyphen_sides_of_a_rendering() -> None:

@@ -74,6 +74,6 @@ REAL_TERMS: dict[str, str] = {
     "Countries": "countries [en→fr]: rule",
     "including": "including [en→fr]: no_rendering",
     "generally": "why: support 2 <= term_low_support 2, not a cognate, aligned 0 < term_low_support_min_align 0.5 × 4",
-    "ability": "conflict resolved (majority kept): 'possibilité' support 3, coverage 0.60; 'capacité' support 2",
+    "ability": "ability [en→fr]: rejected (general_word)\n  why: a general word (zipf 5.0 >= term_general_zipf 4.0), coverage 0.60",
     "of countries": "the miner never considered it (not a candidate: it starts or ends with 'of'",
 }

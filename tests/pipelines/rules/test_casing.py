@@ -39,3 +39,27 @@ def test_keep_names_apply_only_when_source_has_them() -> None:
     assert v is not None
     assert v.found_wrong == ["FireFox", "Api"]
     assert v.spans == [(7, 14), (20, 23)]
+
+
+def test_strict_sentence_style_leaves_names_units_and_glued_letters_alone() -> None:
+    conv = casing(style="sentence", strict=True)
+    # copied as written from the source: a name (Mozilla VPN held-out: Kuala Lumpur, Buenos Aires)
+    assert check_item(conv, "Kuala Lumpur", "Kuala Lumpur").full_pass  # type: ignore[union-attr]
+    assert check_item(conv, "Streaming in 4K", "Streaming en 4K").full_pass  # type: ignore[union-attr]
+    assert check_item(conv, "Fast Speeds", "Débit de 5 GHz").full_pass  # type: ignore[union-attr]
+    v = check_item(conv, "Open System Settings", "Ouvrir les Réglages système")
+    assert v is not None and v.found_wrong == ["Réglages"]  # not in the source, a plain capital: still wrong
+
+
+def test_a_kept_lowercase_initial_is_left_as_written() -> None:
+    conv = casing(style="sentence", strict=True, keep=["anglais"])
+    assert check_item(conv, "British English", "anglais britannique").full_pass  # type: ignore[union-attr]
+    assert not check_item(conv, "Open Settings", "ouvrir les paramètres").full_pass  # type: ignore[union-attr]
+
+
+def test_a_language_name_keeps_the_case_its_translator_gave_it() -> None:
+    conv = casing(style="sentence", strict=True)
+    for source, output in (("British English", "anglais britannique"), ("Lower Sorbian", "bas-sorabe"),
+                           ("Mexican Spanish", "espagnol du Mexique")):
+        assert check_item(conv, source, output).full_pass, source  # type: ignore[union-attr]
+    assert not check_item(conv, "Manage Devices", "gérer les appareils").full_pass  # type: ignore[union-attr]

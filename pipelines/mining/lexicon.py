@@ -1,0 +1,67 @@
+"""Real word forms from a maintained lexicon: simplemma's form → lemma dictionaries, inverted.
+
+WHY (issue 25, "only real words"): a rule's expected forms are required of every output, so a form
+that is no word (``nouveaue``, ``acheminère``, ``activers``, written by the hand rules of
+``inflect_fr``) is a defect the client sees, and a verb rendering that lists only the infinitive
+fails the imperative the client writes (``évitez``). simplemma ships one dictionary per language
+(form → lemma, from Wiktionary-derived lists); inverted, it gives every attested form of a lemma.
+
+Used two ways by ``paradigm.generated_forms``: a generated form is kept only when each of its words
+is a form the lexicon knows (or the TM attests, or a name copied from the source), and a one-word
+verb rendering takes every form the lexicon lists for its lemma (finite, imperative, participles).
+A language simplemma does not cover is left as it was (``known`` answers None). Loading costs about
+1.5 s per language, once per process (cached).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+
+from simplemma.strategies.dictionaries import DefaultDictionaryFactory
+from simplemma.utils import validate_lang_input
+
+_FACTORY = DefaultDictionaryFactory(cache_max_size=4)
+
+
+@lru_cache(maxsize=8)
+def _table(lang: str) -> dict[bytes, bytes] | None:
+    """simplemma's raw form → lemma table for ``lang`` (None: no dictionary for it)."""
+    try:
+        validate_lang_input(lang)
+        mapping = _FACTORY.get_dictionary(lang)
+    except (ValueError, TypeError):
+        return None
+    table = getattr(mapping, "_dict", mapping)
+    return table if isinstance(table, dict) else None
+
+
+@lru_cache(maxsize=8)
+def _inverse(lang: str) -> dict[bytes, tuple[bytes, ...]]:
+    """lemma → every form the dictionary maps to it (the lemma itself included)."""
+    table = _table(lang) or {}
+    out: dict[bytes, set[bytes]] = defaultdict(set)
+    for form, lemma in table.items():
+        out[lemma].add(form)
+    return {lemma: tuple(sorted(forms | {lemma})) for lemma, forms in out.items()}
+
+
+def base_lang(lang: str) -> str:
+    return lang.split("-")[0].split("_")[0].lower()
+
+
+def known(word: str, lang: str) -> bool | None:
+    """Whether ``word`` (folded) is a form or a lemma of the ``lang`` lexicon; None when the language
+    has no lexicon (then nothing can be said)."""
+    table = _table(base_lang(lang))
+    if table is None:
+        return None
+    key = word.encode()
+    return key in table or key in _inverse(base_lang(lang))
+
+
+def lemma_forms(lemma: str, lang: str) -> set[str]:
+    """Every form the lexicon lists for ``lemma`` (empty when it does not know the lemma)."""
+    if _table(base_lang(lang)) is None:
+        return set()
+    return {f.decode() for f in _inverse(base_lang(lang)).get(lemma.encode(), ())}

@@ -1,0 +1,259 @@
+"""The term decision as ONE ordered list of named filters over one context object.
+
+Each filter reads a ``TermCase`` (the chosen rendering of one source term and what the rest of the
+TM says about it) and returns the figures that reject it as one readable phrase, or None. The
+first filter that answers decides; ``term_rules`` writes a rule when none does. The miner's
+statistics, ``term_trace.parquet`` and ``housestyle explain`` all name the filter by its key here
+(``describe`` gives its one-line meaning). Set-level drops that need every rule at once
+(``SET_FILTERS``) run after the per-term list, in that order.
+
+Held-out agreement hook: ``HELDOUT_SLOT`` is where a filter judging a candidate on units it was not
+mined from goes (the miner's cross-fitting, mine.py/corpus.py); it is the last per-term filter so
+every cheaper reason is given first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from pipelines.mining.boundary import Choice
+from pipelines.mining.params import MiningParams
+from pipelines.mining.term_filters import (
+    _PLAIN_FORM,
+    COUNT_WORDS,
+    _rival_dice,
+    adverb,
+    compositional,
+    content_words,
+    covers,
+    joined_sentences,
+)
+from pipelines.mining.termhood import general_word, zipf
+
+
+@dataclass(slots=True)
+class TermCase:
+    """Everything one term's decision reads (built once per term by ``term_rules``)."""
+
+    term: str  # folded source term
+    chosen: Choice
+    params: MiningParams
+    occurrences: int = 0  # source occurrences of the term in the aligned sample
+    spelling: str = ""  # as the TM most often writes it
+    src_lang: str = "en"
+    best_dice: Mapping[str, list[tuple[float, str]]] = field(default_factory=dict)
+    vocabulary: set[str] = field(default_factory=set)  # every candidate source term
+    word_keys: Mapping[str, set[str]] = field(default_factory=dict)  # source word -> its top renderings
+    modifiers: frozenset[str] = frozenset()  # source words mostly rendered as adjectives or verbs
+    cognate_rival: Callable[[], str | None] = lambda: None  # another term the rendering spells, if any
+
+    @property
+    def words(self) -> list[str]:
+        return self.term.split(" ")
+
+
+Filter = Callable[[TermCase], "str | None"]
+
+
+def _low_consistency(c: TermCase) -> str | None:
+    p = c.params
+    if c.chosen.coverage < p.term_min_consistency:
+        return f"best coverage {c.chosen.coverage:.2f} ('{c.chosen.key}') < term_min_consistency {p.term_min_consistency}"
+    return None
+
+
+def _joined_sentences(c: TermCase) -> str | None:
+    return f"'{c.spelling}' spans two sentences joined without a space" if joined_sentences(c.spelling) else None
+
+
+def _low_support(c: TermCase) -> str | None:
+    p = c.params
+    return f"support {c.chosen.support} < term_min_support {p.term_min_support}" if c.chosen.support < p.term_min_support else None
+
+
+def _weak_low_support(c: TermCase) -> str | None:
+    p, ch = c.params, c.chosen
+    if ch.support > p.term_low_support or ch.cognate:
+        return None
+    if ch.dice < p.term_min_dice:
+        why = f"dice {ch.dice:.2f} < term_min_dice {p.term_min_dice}"
+    elif ch.aligned < p.term_low_support_min_align * c.occurrences:
+        why = f"aligned {ch.aligned} < term_low_support_min_align {p.term_low_support_min_align} × {c.occurrences} occurrences"
+    else:
+        return None
+    return f"support {ch.support} <= term_low_support {p.term_low_support}, not a cognate, {why}"
+
+
+def _no_majority(c: TermCase) -> str | None:
+    # The TM writes the rendering in at most half the term's units: frequency alone does not make
+    # it the client's choice (dev: TICO ``protect`` → a disease's name; VPN ``Save`` → ``économiser``).
+    # A cognate, or a phrase built from its words' own renderings, is independent evidence.
+    p, ch = c.params, c.chosen
+    if ch.coverage > p.term_no_majority or ch.cognate:
+        return None
+    if " " in c.term and compositional(c.term, ch.key, c.word_keys, p):
+        return None
+    return (f"coverage {ch.coverage:.2f} <= term_no_majority {p.term_no_majority}, not a cognate, "
+            + ("one word" if " " not in c.term else "not built from its words' renderings"))
+
+
+def _long_singleton(c: TermCase) -> str | None:
+    p = c.params
+    if c.chosen.support <= 1 and len(c.words) > p.term_singleton_max_words:
+        return f"support {c.chosen.support} and {len(c.words)} words > term_singleton_max_words {p.term_singleton_max_words}"
+    return None
+
+
+def _not_compositional(c: TermCase) -> str | None:
+    p, ch = c.params, c.chosen
+    if " " not in c.term or not (ch.support <= p.term_compositional_support or ch.dice < p.term_compositional_dice):
+        return None
+    if compositional(c.term, ch.key, c.word_keys, p):
+        return None
+    why = (f"support {ch.support} <= term_compositional_support {p.term_compositional_support}"
+           if ch.support <= p.term_compositional_support else f"dice {ch.dice:.2f} < term_compositional_dice {p.term_compositional_dice}")
+    return f"{why} and a word of the term has none of its renderings in '{ch.key}'"
+
+
+def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
+    p, ch = c.params, c.chosen
+    extra = content_words(ch.key, p) - content_words(c.term, p)
+    allowed = 0 if ch.support <= p.term_low_support else p.term_extra_words_allowed
+    return f"the rendering adds {extra} content words > {allowed} allowed at support {ch.support}" if extra > allowed else None
+
+
+def _odd_rendering(c: TermCase) -> str | None:  # "p.", fragments with punctuation
+    odd = [f for f in c.chosen.forms if not _PLAIN_FORM.fullmatch(f)]
+    return f"form '{odd[0]}' is not a plain word form" if odd else None
+
+
+def _partial_rendering(c: TermCase) -> str | None:
+    p = c.params
+    if covers(c.term, c.chosen.key, p):
+        return None
+    return (f"'{c.chosen.key}' has counterparts for fewer than term_cover_share {p.term_cover_share} "
+            f"of the term's {content_words(c.term, p)} content words")
+
+
+def _count_phrase(c: TermCase) -> str | None:  # "million children": a quantity
+    return f"starts with the count word '{c.words[0]}'" if len(c.words) > 1 and c.words[0] in COUNT_WORDS else None
+
+
+def _adverb(c: TermCase) -> str | None:
+    word = next((w for w in dict.fromkeys((c.words[0], c.words[-1])) if adverb(w, c.vocabulary, c.params)), None)
+    return None if word is None else f"'{word}' is an -ly adverb (its base is a word of the TM)"
+
+
+def _ends_in_participle(c: TermCase) -> str | None:  # "cases reported": a clause
+    last = c.words[-1]
+    if len(c.words) > 1 and last.endswith("ed") and len(last) >= c.params.term_participle_min_chars:
+        return f"ends in the participle '{last}'"
+    return None
+
+
+def _rare_gerund(c: TermCase) -> str | None:
+    p = c.params
+    if c.words[-1].endswith("ing") and c.chosen.support <= p.term_low_support:
+        return f"ends in '{c.words[-1]}' with support {c.chosen.support} <= term_low_support {p.term_low_support}"
+    return None
+
+
+def _ragged_edge(c: TermCase) -> str | None:
+    return None if c.term[0].isalnum() and c.term[-1].isalnum() else "the term starts or ends with punctuation"
+
+
+def _rendering_belongs_to_other_term(c: TermCase) -> str | None:  # competitive linking: santé publique ↔ public health
+    p, ch = c.params, c.chosen
+    if ch.support > p.term_reverse_max_support:
+        return None
+    rival = _rival_dice(c.term, ch.key, dict(c.best_dice), p)
+    if ch.dice < p.term_reverse_ratio * rival:
+        return f"dice {ch.dice:.2f} < term_reverse_ratio {p.term_reverse_ratio} × {rival:.2f} of another term with the rendering '{ch.key}'"
+    return None
+
+
+def _general_word(c: TermCase) -> str | None:
+    """Terms, not vocabulary: a one-word source term frequent in general language (``like``,
+    ``turn``, ``allow``, ``privacy``) is a rule only on overwhelming evidence (see params). An
+    acronym (the TM spells it in capitals: ``CAT``) is a name, not the common word it
+    spells (TICO held-out: 30 of 30 items pass)."""
+    p, ch = c.params, c.chosen
+    if ch.cognate or (len(c.spelling) > 1 and c.spelling.isupper()) or not general_word(c.term, c.src_lang, p.term_general_zipf):
+        return None
+    short = [f"support {ch.support} < term_general_min_support {p.term_general_min_support}"] if ch.support < p.term_general_min_support else []
+    if ch.coverage < p.term_general_min_consistency:
+        short.append(f"coverage {ch.coverage:.2f} < term_general_min_consistency {p.term_general_min_consistency}")
+    if not short:
+        return None
+    return f"a general word (zipf {zipf(c.term, c.src_lang):.1f} >= term_general_zipf {p.term_general_zipf}), " + " and ".join(short)
+
+
+def _ends_in_modifier(c: TermCase) -> str | None:  # "way possible", "kits sent": no head noun
+    p = c.params
+    if " " in c.term and c.chosen.support <= p.term_low_support and c.words[-1] in c.modifiers:
+        return (f"support {c.chosen.support} <= term_low_support {p.term_low_support} and "
+                f"'{c.words[-1]}' is mostly rendered as an adjective or verb")
+    return None
+
+
+def _cognate_of_other_term(c: TermCase) -> str | None:  # symmetry → hélicoïdale: the rendering spells ``helical``
+    if c.chosen.support > c.params.term_low_support or c.chosen.cognate:
+        return None
+    rival = c.cognate_rival()
+    return None if rival is None else f"the rendering '{c.chosen.key}' spells the other term '{rival}'"
+
+
+HELDOUT_SLOT = "heldout_agreement"
+
+FILTERS: list[tuple[str, Filter]] = [
+    ("low_consistency", _low_consistency),
+    ("joined_sentences", _joined_sentences),
+    ("low_support", _low_support),
+    ("weak_low_support", _weak_low_support),
+    ("no_majority", _no_majority),
+    ("long_singleton", _long_singleton),
+    ("not_compositional", _not_compositional),
+    ("rendering_adds_words", _rendering_adds_words),
+    ("odd_rendering", _odd_rendering),
+    ("partial_rendering", _partial_rendering),
+    ("count_phrase", _count_phrase),
+    ("adverb", _adverb),
+    ("ends_in_participle", _ends_in_participle),
+    ("rare_gerund", _rare_gerund),
+    ("ragged_edge", _ragged_edge),
+    ("rendering_belongs_to_other_term", _rendering_belongs_to_other_term),
+    ("general_word", _general_word),
+    ("ends_in_modifier", _ends_in_modifier),
+    ("cognate_of_other_term", _cognate_of_other_term),
+    # HELDOUT_SLOT: a filter on the candidate's agreement with held-out units goes here (h25a).
+]
+
+# Decided per term by term_rules (a repair, not a filter): a rendering hyphen-joined to a word the
+# term lacks is rebuilt as the whole compound, or rejected under this name.
+REPAIR_FILTERS: tuple[str, ...] = ("fragment_of_compound",)
+# Run on the whole rule set after the per-term list (term_context, compound), in this order.
+SET_FILTERS: tuple[str, ...] = ("nested", "headless", "compound_of_longer_term")
+
+
+
+def first_rejection(case: TermCase) -> tuple[str, str] | None:
+    """(filter name, figures) of the first filter that rejects the case; None: it is a rule."""
+    for name, check in FILTERS:
+        figures = check(case)
+        if figures is not None:
+            return name, figures
+    return None
+
+
+def filter_names() -> list[str]:
+    """Every reason a term can be left without a rule, in decision order."""
+    return [name for name, _ in FILTERS] + list(REPAIR_FILTERS) + list(SET_FILTERS)
+
+
+def describe(name: str) -> str:
+    """The position of a filter in the decision (shown by ``housestyle explain``)."""
+    names = filter_names()
+    if name not in names:
+        return name
+    return f"{name} (filter {names.index(name) + 1} of {len(names)} in term_decision.FILTERS order)"

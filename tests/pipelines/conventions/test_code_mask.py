@@ -1,0 +1,35 @@
+"""Code spans are blanked before a term trigger matches (issue 25: ``{user}`` triggered ``user``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.conventions.matching import mask_code
+from pipelines.conventions.model import Convention
+from pipelines.scoring.check import applies
+from pipelines.scoring.engine import score_systems
+
+
+@pytest.mark.parametrize("text", [
+    "Hello {user}", "Hello { $user }", "Hello {user, select, other}", "Hello %(user)s", "Hello %1$s / %1",
+    "Hello <user>", "Hello ⟨g1⟩", "Hello {{ user }}", "Hello {% user %}", "Hello ${user}", "Hello https://x.org/user",
+    "Hello {user, plural, one",
+])
+def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
+    masked = mask_code(text)
+    assert len(masked) == len(text) and masked.startswith("Hello") and "user" not in masked
+
+
+@pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "a < b and c > d", "{# user}"])
+def test_text_stays(text: str) -> None:
+    assert "user" not in text or "user" in mask_code(text)
+    assert mask_code(text).strip() or not text.strip()
+
+
+def test_a_placeholder_does_not_trigger_its_term_rule_in_the_engine_or_the_reference() -> None:
+    conv = Convention(dimension="term:user", rule="term", src="user", expected_terms=["utilisateur"])
+    assert not applies(conv, "Welcome, {user}!") and applies(conv, "Welcome, user {name}!")
+    result = score_systems([conv], {"s1": "Welcome, {user}!", "s2": "Welcome, user {name}!"},
+                           {"mt": {"s1": "Bienvenue, {user} !", "s2": "Bienvenue, utilisateur {name} !"}})
+    (row,) = result.dimension_scores.filter(result.dimension_scores["dimension"] == "term:user").iter_rows(named=True)
+    assert (row["scored"], row["passed"]) == (1, 1)
