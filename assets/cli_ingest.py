@@ -36,7 +36,8 @@ def register(subparsers: Any) -> None:
 
 
 def add_strict(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--strict", action="store_true", help="exit 1 when any unit or file was rejected")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when any unit or file was rejected (PO / XLIFF entries not translated yet are "
+                        "counted apart, not rejects)")
 
 
 def report_ingest(summary: IngestSummary, out_dir: Path, strict: bool, stream: IO[str] | None = None) -> int:
@@ -48,14 +49,17 @@ def report_ingest(summary: IngestSummary, out_dir: Path, strict: bool, stream: I
         if f.rejected or f.error:
             why = f.first_reason or f.error or ""
             print(f"{f.source_file}: kept {f.kept:,}, rejected {f.rejected:,}: {why}", file=stream)
+        elif f.untranslated:
+            print(f"{f.source_file}: kept {f.kept:,}, untranslated {f.untranslated:,} (not rejects)", file=stream)
     accounts = accounting([(f.source_file, f.units_in_file) for f in summary.per_file],
                           out_dir / "tm_units.parquet", out_dir / "tm_rejects.parquet")
     lost = [a for a in accounts if not a.ok]
     for a in lost:
         print(f"{a.source_file}: {a.units_in_file:,} units in the file but {a.accounted:,} accounted for", file=stream)
     unknown = sum(1 for a in accounts if a.units_in_file is None)
-    print(f"total: {summary.units_kept:,} kept, {summary.units_rejected:,} rejected from {len(summary.per_file)} "
-          f"file(s)" + (f"; {unknown} file(s) whose units could not be counted" if unknown else ""), file=stream)
+    untranslated = f", {summary.units_untranslated:,} untranslated" if summary.units_untranslated else ""
+    print(f"total: {summary.units_kept:,} kept, {summary.units_rejected:,} rejected{untranslated} from "
+          f"{len(summary.per_file)} file(s)" + (f"; {unknown} file(s) whose units could not be counted" if unknown else ""), file=stream)
     return 1 if lost or (strict and summary.units_rejected) else 0
 
 
@@ -78,15 +82,16 @@ def run(args: argparse.Namespace) -> int:
                            limits=limits_of(args))
     rows: list[dict[str, Any]] = [
         {"file": f.source_file, "format": f.format, "units": "?" if f.units_in_file is None else f.units_in_file,
-         "kept": f.kept, "rejected": f.rejected,
+         "kept": f.kept, "rejected": f.rejected, "untranslated": f.untranslated,
          "error": (f.error or "").removeprefix(f"{f.source_file}:")}  # the file is already in its column
         for f in summary.per_file
     ]
-    print(text_table(rows, ["file", "format", "units", "kept", "rejected", "error"]))
+    print(text_table(rows, ["file", "format", "units", "kept", "rejected", "untranslated", "error"]))
     print()
     counted = [f.units_in_file for f in summary.per_file]
     units = "?" if None in counted else f"{sum(n or 0 for n in counted):,}"
     print(f"rows read {summary.units_read:,} = kept {summary.units_kept:,} + rejected {summary.units_rejected:,} "
+          f"+ untranslated {summary.units_untranslated:,} "
           f"from {units} units in the files   (duplicates marked: {summary.duplicates:,}; "
           f"id conflicts flagged: {summary.id_conflicts:,})")
     if summary.language_pairs:

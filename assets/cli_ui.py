@@ -86,8 +86,18 @@ def worker_command(config: Path, name: str | None, celery_args: list[str]) -> li
     return command + (["--", *extra] if extra else [])
 
 
+def interpreter_first_on_path(environ: dict[str, str] | os._Environ[str]) -> None:
+    """Put this interpreter's bin folder first on PATH: tools started by name (dagster-celery runs
+    ``celery``) must be this environment's, also when `housestyle` is started by its absolute path
+    without an activated virtualenv (a service manager does that)."""
+    bin_dir = str(Path(sys.executable).parent)
+    rest = [p for p in environ.get("PATH", "").split(os.pathsep) if p and p != bin_dir]
+    environ["PATH"] = os.pathsep.join([bin_dir, *rest])
+
+
 def _exec_in_project(command: list[str], project: Path) -> int:
     os.environ[ENV_ROOT] = str(project)
+    interpreter_first_on_path(os.environ)
     os.chdir(project)
     os.execv(command[0], command)  # replaces this process: Ctrl-C / SIGTERM reach dagster directly
     return 0  # pragma: no cover

@@ -41,7 +41,7 @@ from pipelines import atomic
 from pipelines.contrast.cases import Unit
 from pipelines.contrast.mine import mine_contrast
 from pipelines.contrast.sampling import sample_units, units_from_frame
-from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.conventions.io import load_authored, load_conventions, write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache
@@ -118,7 +118,7 @@ def term_rules_for(settings: HousestyleSettings, client: str) -> tuple[list[Conv
     if mined:
         return [c for path in mined for c in load_conventions(path, regex_guard=False) if c.rule == "term"], "mined"
     files = input_files(settings.client_dir(client) / "conventions")
-    return [c for path in files for c in load_conventions(path) if c.rule == "term"], "authored"
+    return [c for path in files for c in load_authored(path) if c.rule == "term"], "authored"
 
 
 def _pair(rules: list[Convention]) -> tuple[str | None, str | None]:

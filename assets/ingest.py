@@ -79,12 +79,13 @@ def invariant_result(summary: IngestSummary, units_path: Path, rejects_path: Pat
     )
 
 
-ACCOUNT_COLUMNS = ["file", "units_in_file", "kept", "rejected", "stray"]
+ACCOUNT_COLUMNS = ["file", "units_in_file", "kept", "rejected", "untranslated", "stray"]
 
 
 def _account_row(account: FileAccount) -> dict[str, Any]:
     return {"file": Path(account.source_file).name, "units_in_file": account.units_in_file,
-            "kept": account.units_kept, "rejected": account.units_rejected, "stray": account.stray}
+            "kept": account.units_kept, "rejected": account.units_rejected,
+            "untranslated": account.units_untranslated, "stray": account.stray}
 
 
 class IngestConfig(Config):
@@ -122,7 +123,8 @@ def tm_ingest(context: AssetExecutionContext, config: IngestConfig, settings: Ho
 
     per_file = [{"file": Path(f.source_file).name, "format": f.format,
                  "units": "?" if f.units_in_file is None else f.units_in_file, "kept": f.kept, "rejected": f.rejected,
-                 "foreign": f.foreign, "error": (f.error or "").removeprefix(f"{f.source_file}:")}
+                 "untranslated": f.untranslated, "foreign": f.foreign,
+                 "error": (f.error or "").removeprefix(f"{f.source_file}:")}
                 for f in summary.per_file]
     units_preview = pl.scan_parquet(units_path).head(10).collect() if units_path.exists() else pl.DataFrame()
     if "source_file" in units_preview.columns:  # the folder is the same for every row: show the file name
@@ -137,8 +139,8 @@ def tm_ingest(context: AssetExecutionContext, config: IngestConfig, settings: Ho
             "files": len(files),
             "language_pairs": md_counts(_counts(summary.language_pairs), "pair", "units"),
             "id_conflicts": summary.id_conflicts,
-            "per_file": MetadataValue.md(md_table(per_file, ["file", "format", "units", "kept", "rejected", "foreign",
-                                                             "error"])),
+            "per_file": MetadataValue.md(md_table(per_file, ["file", "format", "units", "kept", "rejected",
+                                                             "untranslated", "foreign", "error"])),
             "preview": md_frame(units_preview.select([c for c in PREVIEW_COLUMNS if c in units_preview.columns])),
         },
     )
@@ -147,7 +149,8 @@ def tm_ingest(context: AssetExecutionContext, config: IngestConfig, settings: Ho
         asset_key="tm_rejects",
         metadata={
             "path": MetadataValue.path(str(rejects_path)),
-            "dagster/row_count": summary.units_rejected,
+            "dagster/row_count": summary.units_rejected + summary.units_untranslated,
+            "untranslated": summary.units_untranslated,
             "reject_reasons": md_counts(_counts(summary.reject_reasons), "reason", "units"),
             "preview": md_frame(rejects_preview),
         },

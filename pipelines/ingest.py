@@ -46,8 +46,8 @@ from pipelines.readers.scan import Chunk, Oversized, Problem, UnitScanner
 from pipelines.readers.xmlformats import XML_FORMATS
 from pipelines.readers.xmlunits import check_context, oversized_row
 from pipelines.tm_merge import Part, write_units
-from pipelines.tm_writer import (ColumnSink, Job, RejectRow, RejectWriter, SinkResult, init_worker, lean_arrow_memory,
-                                 run_job)
+from pipelines.tm_writer import (UNTRANSLATED, ColumnSink, Job, RejectRow, RejectWriter, SinkResult, init_worker,
+                                 lean_arrow_memory, run_job)
 from pipelines.tm_writer import unusable_reason as unusable_reason  # re-exported: the ingest's rule
 
 _LINE_NUMBER = re.compile(r"\bline \d+")
@@ -61,7 +61,8 @@ class FileSummary:
     source_file: str
     format: str | None
     kept: int = 0  # rows in tm_units
-    rejected: int = 0  # rows in tm_rejects (unit rejects and file-level rows)
+    rejected: int = 0  # rows in tm_rejects (unit rejects and file-level rows), untranslated entries apart
+    untranslated: int = 0  # rows in tm_rejects of PO / XLIFF entries not translated yet (not rejects)
     units_in_file: int | None = None  # the independent count (None: could not be established)
     foreign: int = 0  # foreign-namespace elements ignored (XLIFF)
     error: str | None = None  # the first file-level problem
@@ -70,9 +71,10 @@ class FileSummary:
 
 @dataclass
 class IngestSummary:
-    units_read: int = 0  # rows: kept + rejected
+    units_read: int = 0  # rows: kept + rejected + untranslated
     units_kept: int = 0
     units_rejected: int = 0
+    units_untranslated: int = 0  # PO / XLIFF entries with no translation yet (in tm_rejects, not rejects)
     duplicates: int = 0
     per_file: list[FileSummary] = field(default_factory=list)
     language_pairs: dict[str, int] = field(default_factory=dict)  # "en→fr-CA" (normalised tags) -> units kept
@@ -172,15 +174,18 @@ class _Run:
         if result.part is not None:
             self.parts.append(Part(Path(result.part), result.kept, self.summary.per_file.index(fs)))
         self.rejects.add(fs.source_file, result.rejects)
-        if result.rejects and fs.first_reason is None:
-            fs.first_reason = result.rejects[0][1]
+        untranslated = result.reasons.get(UNTRANSLATED, 0)
+        if fs.first_reason is None:
+            fs.first_reason = next((r[1] for r in result.rejects if r[1] != UNTRANSLATED), None)
         fs.kept += result.kept
-        fs.rejected += len(result.rejects)
+        fs.rejected += len(result.rejects) - untranslated
+        fs.untranslated += untranslated
         fs.foreign += result.foreign
         self.summary.alt_trans_ignored += result.alt_trans
         self.pairs.update({f"{s}→{t}": n for (s, t), n in result.pairs.items()})
         for reason, n in result.reasons.items():
-            self.reasons[reason_kind(reason)] += n
+            if reason != UNTRANSLATED:
+                self.reasons[reason_kind(reason)] += n
 
     def part_path(self) -> str:
         self.jobs += 1
@@ -298,8 +303,9 @@ def ingest_files(
             gc.enable()
     summary = run.summary
     summary.units_kept = sum(p.rows for p in run.parts)
-    summary.units_rejected = rejects.count
-    summary.units_read = summary.units_kept + summary.units_rejected
+    summary.units_untranslated = sum(f.untranslated for f in summary.per_file)
+    summary.units_rejected = rejects.count - summary.units_untranslated
+    summary.units_read = summary.units_kept + summary.units_rejected + summary.units_untranslated
     summary.language_pairs = dict(sorted(run.pairs.items()))
     summary.reject_reasons = dict(run.reasons.most_common())
     return summary

@@ -12,13 +12,13 @@ byte order mark (which Windows editors write) is not part of the first line.
 from __future__ import annotations
 
 import html
-import json
 import re
 from pathlib import Path
 from typing import Iterator, Literal
 
 from pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
 from pipelines.readers.base import Reject, TranslationUnit
+from pipelines.textinput import json_value, text_lines
 
 Side = Literal["source", "target"]
 _WMT_MARKERS = ("<tstset", "<srcset", "<refset", "<mteval")
@@ -37,42 +37,39 @@ def _put(out: dict[str, str], seg_id: str, text: str, path: Path, where: int | s
 
 def _load_tsv(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        header = handle.readline().rstrip("\r\n").split("\t")
-        if "id" not in header or "text" not in header:
-            raise InputError("TSV header must name the columns 'id' and 'text' (id<TAB>text)", path=str(path), location=1)
-        id_col, text_col = header.index("id"), header.index("text")
-        for number, line in enumerate(handle, start=2):
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                continue
-            fields = line.split("\t")
-            if len(fields) != len(header):
-                raise InputError(f"expected {len(header)} tab-separated fields, got {len(fields)}", path=str(path), location=number)
-            _put(out, fields[id_col], fields[text_col], path, number)
+    lines = text_lines(path, newline="")
+    _n, first = next(lines, (1, ""))
+    header = first.rstrip("\r\n").split("\t")
+    if "id" not in header or "text" not in header:
+        raise InputError("TSV header must name the columns 'id' and 'text' (id<TAB>text)", path=str(path), location=1)
+    id_col, text_col = header.index("id"), header.index("text")
+    for number, line in lines:
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(f"expected {len(header)} tab-separated fields, got {len(fields)}", path=str(path), location=number)
+        _put(out, fields[id_col], fields[text_col], path, number)
     return out
 
 
 def _load_jsonl(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON: {exc.msg}", path=str(path), location=number) from None
-            if not isinstance(row, dict) or "id" not in row or "text" not in row:
-                raise InputError('each line must be an object with "id" and "text"', path=str(path), location=number)
-            seg_id, text = row["id"], row["text"]
-            if isinstance(seg_id, bool) or not isinstance(seg_id, (str, int)):
-                raise InputError(f"id must be a string or integer, got {seg_id!r}", path=str(path), location=number)
-            if text is None:
-                continue  # explicitly not produced: missing coverage
-            if not isinstance(text, str):
-                raise InputError(f"text must be a string or null, got {type(text).__name__}", path=str(path), location=number)
-            _put(out, str(seg_id), text, path, number)
+    for number, line in text_lines(path):
+        if not line.strip():
+            continue
+        row = json_value(line, path=path, location=number)
+        if not isinstance(row, dict) or "id" not in row or "text" not in row:
+            raise InputError('each line must be an object with "id" and "text"', path=str(path), location=number)
+        seg_id, text = row["id"], row["text"]
+        if isinstance(seg_id, bool) or not isinstance(seg_id, (str, int)):
+            raise InputError(f"id must be a string or integer, got {seg_id!r}", path=str(path), location=number)
+        if text is None:
+            continue  # explicitly not produced: missing coverage
+        if not isinstance(text, str):
+            raise InputError(f"text must be a string or null, got {type(text).__name__}", path=str(path), location=number)
+        _put(out, str(seg_id), text, path, number)
     return out
 
 
@@ -91,17 +88,16 @@ def _load_wmt(path: Path) -> dict[str, str]:
     """Line-by-line, not XML: these files have unescaped ``<`` and missing end tags (PROVENANCE)."""
     out: dict[str, str] = {}
     docid: str | None = None
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            doc = _WMT_DOC_RE.search(line)
-            if doc:
-                docid = doc.group(1)
-            for seg in _WMT_SEG_RE.finditer(line):
-                if docid is None:
-                    raise MalformedFileError("<seg> outside a <doc docid=…>", path=str(path), location=number)
-                # tokenised text: whitespace carries nothing, and removed <term> tags leave doubles
-                text = " ".join(html.unescape(_WMT_MARKUP_RE.sub("", seg.group(2))).split())
-                _put(out, f"{docid}:{seg.group(1)}", text, path, number)
+    for number, line in text_lines(path):
+        doc = _WMT_DOC_RE.search(line)
+        if doc:
+            docid = doc.group(1)
+        for seg in _WMT_SEG_RE.finditer(line):
+            if docid is None:
+                raise MalformedFileError("<seg> outside a <doc docid=…>", path=str(path), location=number)
+            # tokenised text: whitespace carries nothing, and removed <term> tags leave doubles
+            text = " ".join(html.unescape(_WMT_MARKUP_RE.sub("", seg.group(2))).split())
+            _put(out, f"{docid}:{seg.group(1)}", text, path, number)
     if not out:
         raise MalformedFileError("no <seg id=…> lines found", path=str(path))
     return out

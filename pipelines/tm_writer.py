@@ -45,6 +45,11 @@ UNITS_ARROW = pa.schema([
 REJECTS_ARROW = pa.schema([*(pa.field(n, _STR) for n in ("client", "source_file", "location", "reason", "raw")),
                            pa.field("unit_ordinal", pa.int64())])
 RejectRow = tuple[str, str, str, int | None]  # location, reason, raw, unit_ordinal
+# A PO / XLIFF entry nobody translated yet (empty msgstr, no or empty <target>) is not a bad unit: a
+# catalogue in progress has many. Its row still goes to tm_rejects (units in the file = kept + rows
+# there) under this reason, and the summary counts it apart from the rejects (``--strict`` ignores it).
+UNTRANSLATED = "untranslated"
+CATALOGUE_FORMATS = frozenset({"po", "xliff12", "xliff2"})
 
 
 def unusable_reason(target: str | None, source: str, src_lang: str | None, tgt_lang: str | None,
@@ -88,6 +93,7 @@ class ColumnSink:
         self.tally = Tally()
         self.client, self.source_file, self.fmt, self.path_domain = client, source_file, fmt, domain
         self.count_alt_trans = fmt == "xliff12"
+        self.catalogue = fmt in CATALOGUE_FORMATS
         self.alt_trans = 0
         names = ("unit_id", "src_lang", "tgt_lang", "src_norm", "tgt_norm", "source", "target", "source_markup",
                  "target_markup", "domain", "created", "changed", "creator", "note", "unit_hash", "line",
@@ -115,6 +121,8 @@ class ColumnSink:
             if (target is None or src_norm is None or tgt_norm is None or not target.strip()
                     or not source.strip()):
                 reason = unusable_reason(target, source, src_lang, tgt_lang, src_norm, tgt_norm) or "unusable unit"
+                if self.catalogue and reason in ("missing target", "empty target") and source.strip():
+                    reason = UNTRANSLATED
                 raw = f"[{unit_id}] {src_lang}->{tgt_lang}: {source_markup} ||| {target_markup}"
                 where = str(line) if line is not None else unit_id
                 self.rejects.append((where, reason, raw[:REJECT_RAW_MAX_CHARS], ordinal))

@@ -85,18 +85,22 @@ def _node(op: Any, av: Any, forms: bool) -> tuple[Strings, Strings]:
         return _seq(sub, forms)
     if op is getattr(C, "ATOMIC_GROUP", None):
         return _seq(av, forms)
-    if op is C.BRANCH:
-        parts = [_seq(alt, forms) for alt in av[1]]
-        exact: Strings = frozenset()
-        for e, _f in parts:
-            exact = None if e is None or exact is None else exact | e
-        if exact is not None and len(exact) > MAX_SET:
-            exact = None
-        factor: Strings = frozenset()
-        for e, f in parts:
+    if op is C.BRANCH:  # one pass, sets grown in place: linear in the alternatives (200,000 took > 300 s)
+        union: set[str] | None = set()
+        found: set[str] | None = set()
+        for alt in av[1]:
+            e, f = _seq(alt, forms)
+            if union is not None:
+                union = None if e is None or len(e) > MAX_SET else union | e
+                union = None if union is None or len(union) > MAX_SET else union
             best = _better(e, f)
-            factor = None if best is None or factor is None else factor | best
-        return exact, (factor if factor else None)
+            if best is None:
+                found = None
+            elif found is not None:
+                found.update(best)
+            if union is None and found is None:
+                break  # neither set can come back: the other alternatives change nothing
+        return (None if union is None else frozenset(union)), (frozenset(found) if found else None)
     if op in (C.MAX_REPEAT, C.MIN_REPEAT) or op is getattr(C, "POSSESSIVE_REPEAT", None):
         lo, hi, sub = av
         e, f = _seq(sub, forms)

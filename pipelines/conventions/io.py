@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import polars as pl
-import yaml
 from rapidfuzz.distance import Levenshtein
 
 from pipelines import atomic
@@ -23,12 +22,14 @@ from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
 from pipelines.conventions.validate import at_location, validate_conventions
 from pipelines.errors import ConventionError, InputError
+from pipelines.textinput import json_value, read_text, text_lines, too_deep, yaml_value
 
 _FIELDS = {f.name: f for f in fields(Convention)}
 _STR_LISTS = ("expected_terms", "wrong_variants", "evidence_unit_ids", "counter_unit_ids")
 _BOOLS = ("src_regex", "regex")
 _OPT_STRS = ("src", "src_match_mode", "src_lang", "tgt_lang", "mqm_category", "note")
 _STRS = ("dimension", "rule", "match_mode", "origin", "status")
+PARAMS_MAX_DEPTH = 16  # params of every rule type are flat or one level of lists; deeper is hostile
 
 CONVENTIONS_SCHEMA: dict[str, pl.DataType] = {
     "convention_id": pl.Utf8(),
@@ -113,8 +114,12 @@ def convention_from_dict(row: dict[str, Any], *, where: int | str, path: Path) -
             known["params"] = json.loads(params) if params.strip() else {}
         except json.JSONDecodeError as exc:
             raise _fail(f"params is not valid JSON: {exc}", at, "params", path, row) from None
+        except RecursionError:
+            raise _fail("params nested too deep", at, "params", path, row) from None
     if not isinstance(known.get("params", {}), dict):
         raise _fail("params must be a JSON object", at, "params", path, row)
+    if too_deep(known.get("params", {}), PARAMS_MAX_DEPTH):
+        raise _fail(f"params nested deeper than {PARAMS_MAX_DEPTH} levels", at, "params", path, row)
     if known.get("support") is not None and (not isinstance(known["support"], int) or isinstance(known["support"], bool)):
         raise _fail("must be an integer", at, "support", path, row)
     if known.get("consistency") is not None and not isinstance(known["consistency"], (int, float)):
@@ -132,14 +137,9 @@ def convention_from_dict(row: dict[str, Any], *, where: int | str, path: Path) -
 
 
 def _rows_jsonl(path: Path) -> Iterator[tuple[int | str, Any]]:
-    with path.open(encoding="utf-8-sig") as handle:  # a BOM some editors write is not part of line 1
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=str(path), location=number) from None
+    for number, line in text_lines(path):
+        if line.strip():
+            yield number, json_value(line, path=path, location=number)
 
 
 def _rows_document(path: Path, data: Any) -> Iterator[tuple[int | str, Any]]:
@@ -156,18 +156,9 @@ def _rows(path: Path) -> Iterator[tuple[int | str, Any]]:
     if suffix == ".jsonl":
         yield from _rows_jsonl(path)
     elif suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", path=str(path), location=exc.lineno) from None
-        yield from _rows_document(path, data)
+        yield from _rows_document(path, json_value(read_text(path), path=path))
     elif suffix in (".yaml", ".yml"):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            raise InputError(f"invalid YAML: {exc}", path=str(path), location=None if mark is None else mark.line + 1) from None
-        yield from _rows_document(path, data)
+        yield from _rows_document(path, yaml_value(read_text(path), path=path))
     elif suffix == ".parquet":
         frame = pl.read_parquet(path)
         for index, row in enumerate(frame.to_dicts(), start=1):
@@ -203,6 +194,20 @@ def load_conventions(path: Path, *, regex_guard: bool = True, validate: bool = T
     if validate:
         validate_conventions(conventions, path=str(path), locations=locations, regex_guard=regex_guard)
     return conventions
+
+
+# inbox/<client>/conventions/ (and ``mine --authored``) takes what README documents: JSONL. A file of
+# any other suffix dropped there is refused by name, never parsed as whatever its suffix claims.
+AUTHORED_SUFFIXES = (".jsonl",)
+
+
+def load_authored(path: Path) -> list[Convention]:
+    """Load one hand-authored conventions file (full regex probe: it comes from people)."""
+    path = Path(path)
+    if path.suffix.lower() not in AUTHORED_SUFFIXES:
+        raise InputError(f"not read: authored conventions are {', '.join('*' + s for s in AUTHORED_SUFFIXES)} files, "
+                         f"this one is {path.suffix or 'without a suffix'!s}", path=str(path))
+    return load_conventions(path, regex_guard=True)
 
 
 def _record(conv: Convention) -> dict[str, Any]:

@@ -15,6 +15,9 @@ the run). These load-time guards refuse what would make such errors routine:
    20,000 spaces here, 44.6 s on 100,000). A pattern that exceeds ``timeout`` on one is refused.
    Timing is the machine's: a pattern near the limit may pass on a quiet machine and not on a busy
    one; clear cases (an order of magnitude either side) do not depend on it.
+   The body of every lookaround is probed as a pattern of its own too: ``q(?=(a|aa)+$)`` only
+   backtracks after a ``q``, which no probe string starts with, but its body ``(a|aa)+$`` is probed
+   directly. (At run time a pattern that keeps timing out is stopped: ``timed_regex.MAX_TIMEOUTS``.)
 """
 
 from __future__ import annotations
@@ -96,20 +99,68 @@ def _probes(pattern: str) -> list[str]:
     return probes
 
 
+_LOOKAROUND = re.compile(r"\(\?<?[=!]")
+
+
+def lookaround_bodies(pattern: str) -> list[str]:
+    """The source text of every lookaround's body (``(?=…)``, ``(?!…)``, ``(?<=…)``, ``(?<!…)``),
+    nested ones included; escapes and character classes are skipped when matching parentheses."""
+    bodies = []
+    for found in _LOOKAROUND.finditer(pattern):
+        if found.start() and pattern[found.start() - 1] == "\\":
+            continue
+        depth, i, in_class = 1, found.end(), False
+        while i < len(pattern) and depth:
+            c = pattern[i]
+            if c == "\\":
+                i += 2
+                continue
+            if in_class:
+                in_class = c != "]"
+            elif c == "[":
+                in_class = True
+                if pattern[i + 1:i + 2] == "]":
+                    i += 1  # a ']' first in a class is a literal
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            i += 1
+        if not depth:
+            bodies.append(pattern[found.end():i - 1])
+    return bodies
+
+
+def _probe_slow(pattern: str, timeout: float) -> int | None:
+    """The length of the first probe ``pattern`` did not finish within ``timeout`` on, or None."""
+    if per_start_cost(pattern) is not None:
+        return None
+    engine = TimedPattern(pattern, timeout).timed
+    for probe in _probes(pattern):
+        try:
+            engine.search(probe, timeout=timeout)
+        except TimeoutError:
+            return len(probe)
+    return None
+
+
 def slow_patterns(patterns: list[str], timeout: float = 1.0) -> dict[str, str]:
     """{pattern: reason} for the patterns that did not finish a probe within ``timeout`` seconds on
-    the scorer's timed engine (patterns with a bounded cost per start are not probed)."""
+    the scorer's timed engine (patterns with a bounded cost per start are not probed), itself or
+    the body of one of its lookarounds probed alone."""
     slow: dict[str, str] = {}
     for pattern in dict.fromkeys(patterns):
-        if per_start_cost(pattern) is not None:
-            continue
-        engine = TimedPattern(pattern, timeout).timed
-        for probe in _probes(pattern):
+        for part in [pattern, *lookaround_bodies(pattern)]:
             try:
-                engine.search(probe, timeout=timeout)
-            except TimeoutError:
-                slow[pattern] = (f"did not finish within {timeout:g} s on a {len(probe):,}-character adversarial "
-                                 "input; a repeat the search retries at every position is quadratic: anchor it "
+                re.compile(part)
+            except (re.error, RecursionError, OverflowError):
+                continue  # a body that refers to an outer group: probed with its pattern only
+            length = _probe_slow(part, timeout)
+            if length is not None:
+                where = "" if part == pattern else f" (in its lookaround {part!r})"
+                slow[pattern] = (f"did not finish within {timeout:g} s on a {length:,}-character adversarial "
+                                 f"input{where}; a repeat the search retries at every position is quadratic, "
+                                 "alternatives that overlap under a repeat are exponential: anchor it "
                                  "(e.g. (?<!\\s)\\s+ instead of \\s+)")
                 break
     return slow

@@ -13,6 +13,10 @@ one of two engines, chosen once per pattern:
   meaning), with its per-call ``timeout``. A call that exceeds it raises ``RegexTimeout``, which the
   scorer records as an error item of the run — never a pass, never a hang.
 
+A pattern that has timed out ``MAX_TIMEOUTS`` times is stopped: every later call raises its
+``RegexTimeout`` at once (``stopped``), so a hostile convention costs a run a few seconds, not one
+second per segment it applies to (60 hostile outputs took 100 s).
+
 The cost rule is ours (hand-written: neither engine exposes a worst-case bound); it is
 deliberately conservative: a pattern it cannot bound just takes the timed engine.
 """
@@ -29,6 +33,7 @@ from pipelines.conventions.pattern_tree import parse_tree
 from pipelines.errors import HousestyleError
 
 DEFAULT_TIMEOUT_S = 1.0  # per call; the regex package overshoots it by up to ~1 s under load
+MAX_TIMEOUTS = 3  # timeouts of one pattern before it is stopped (not run on further texts)
 MAX_STEPS_PER_START = 65_536  # paths × width: an overestimate (a greedy repeat scans its run once)
 MAX_FAST_TEXT = 5_000  # longer texts always take the timed engine
 _SINGLE = {C.LITERAL, C.NOT_LITERAL, C.IN, C.ANY, C.CATEGORY}
@@ -39,10 +44,16 @@ _UNBOUNDED = None
 class RegexTimeout(HousestyleError):
     """A convention regex did not finish within its time bound on one text."""
 
-    def __init__(self, pattern: str, timeout: float) -> None:
+    def __init__(self, pattern: str, timeout: float, stopped: bool = False) -> None:
         self.pattern = pattern
         self.timeout = timeout
-        super().__init__(f"regex timed out after {timeout:g} s on this text: {pattern!r}")
+        self.stopped = stopped
+        if stopped:
+            message = (f"regex stopped after timing out {MAX_TIMEOUTS} times ({timeout:g} s each); not run on "
+                       f"further texts: {pattern!r}")
+        else:
+            message = f"regex timed out after {timeout:g} s on this text: {pattern!r}"
+        super().__init__(message)
 
 
 def _cost(items: Any) -> tuple[int, int] | None:
@@ -120,7 +131,7 @@ def per_start_cost(pattern: str) -> int | None:
 class TimedPattern:
     """A compiled convention regex with ``search`` / ``finditer`` bounded in time (see module doc)."""
 
-    __slots__ = ("pattern", "timeout", "fast", "_timed")
+    __slots__ = ("pattern", "timeout", "fast", "_timed", "timeouts")
 
     def __init__(self, pattern: str, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         self.pattern = pattern
@@ -128,6 +139,15 @@ class TimedPattern:
         compiled = re.compile(pattern)  # raises re.error: the SPEC's syntax is Python re's
         self.fast: re.Pattern[str] | None = compiled if per_start_cost(pattern) is not None else None
         self._timed: Any = None  # compiled on first use: most patterns never need it
+        self.timeouts = 0  # calls that timed out; at MAX_TIMEOUTS the pattern is stopped
+
+    def _timeout(self) -> RegexTimeout:
+        self.timeouts += 1
+        return RegexTimeout(self.pattern, self.timeout)
+
+    def _check_stopped(self) -> None:
+        if self.timeouts >= MAX_TIMEOUTS:
+            raise RegexTimeout(self.pattern, self.timeout, stopped=True)
 
     @property
     def timed(self) -> Any:
@@ -139,20 +159,22 @@ class TimedPattern:
         """The first match (``re.Match`` or ``regex.Match``: both have ``span``/``group``), or None."""
         if self.fast is not None and len(text) <= MAX_FAST_TEXT:
             return self.fast.search(text)
+        self._check_stopped()
         try:
             return self.timed.search(text, timeout=self.timeout)
         except TimeoutError:
-            raise RegexTimeout(self.pattern, self.timeout) from None
+            raise self._timeout() from None
 
     def finditer(self, text: str) -> Iterator[Any]:
         """Every non-overlapping match, as ``re.finditer`` (the timed engine's are collected first,
         so the time bound covers the whole iteration)."""
         if self.fast is not None and len(text) <= MAX_FAST_TEXT:
             return self.fast.finditer(text)
+        self._check_stopped()
         try:
             return iter(list(self.timed.finditer(text, timeout=self.timeout)))
         except TimeoutError:
-            raise RegexTimeout(self.pattern, self.timeout) from None
+            raise self._timeout() from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TimedPattern) and (self.pattern, self.timeout) == (other.pattern, other.timeout)

@@ -26,7 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.contrast.conventions import fold_contrast_with_evidence
-from pipelines.conventions.io import load_conventions
+from pipelines.conventions.io import load_authored, load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import apply_decisions, read_decisions
 from pipelines.conventionset.glossary import merge_glossary
@@ -73,7 +73,8 @@ def read_sources(*, contrast: Sequence[Path] = (), authored: Sequence[Path] = ()
     rules with the full regex probe, as they come from people), the client's glossary files
     (``inbox/<client>/glossary/``, written by import-glossary) and the decisions file."""
     def read(kind: str, path: Path, guard: bool) -> InputFile:
-        return InputFile(f"{kind}/{path.name}", sha256_file(path), tuple(load_conventions(path, regex_guard=guard)))
+        loaded = load_authored(path) if kind == "conventions" else load_conventions(path, regex_guard=guard)
+        return InputFile(f"{kind}/{path.name}", sha256_file(path), tuple(loaded))
 
     decided = None if decisions is None else DecisionsFile(f"decisions/{Path(decisions).name}", sha256_file(decisions),
                                                            read_decisions(Path(decisions)))

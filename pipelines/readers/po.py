@@ -13,7 +13,9 @@ does not do is fail small: one undecodable byte or one syntax error loses the fi
   does not parse is one file-level row);
 - ``Plural-Forms`` is checked: nplurals must be an integer >= 1 and each plural entry must have
   exactly ``msgstr[0]`` … ``msgstr[n-1]``; an entry with a gap or an extra form is rejected with the
-  reason, never renumbered.
+  reason, never renumbered;
+- an entry over ``MAX_UNIT_BYTES`` (64 MiB, the XML units' limit) is rejected unread: its lines are
+  blanked before decoding and parsing, so it never holds the parser's memory hostage.
 
 Representation (documented in README): an entry with ``msgid_plural`` becomes one row per plural
 form: form 0 pairs ``msgid`` with ``msgstr[0]``, form i >= 1 pairs ``msgid_plural`` with
@@ -34,6 +36,7 @@ from typing import BinaryIO, ClassVar, Iterator
 from translate.storage import poheader, poparser, pypo
 
 from pipelines.readers.base import Reject, Row, TranslationUnit, to_record, unit_row
+from pipelines.readers.scan_events import MAX_UNIT_BYTES
 
 _LANG_FILE_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
 _MSGID = re.compile(rb'^\s*(?:#~\s*)?msgid(?=[\s"])')
@@ -152,15 +155,31 @@ def iter_po(stream: BinaryIO, name: str) -> Iterator[TranslationUnit | Reject]:
     return iter(po_records(stream.read(), name)[1])
 
 
-def po_records(data: bytes, name: str) -> tuple[int, list[TranslationUnit | Reject]]:
+def po_records(data: bytes, name: str, max_entry_bytes: int = MAX_UNIT_BYTES) -> tuple[int, list[TranslationUnit | Reject]]:
     """(entries in the file by the independent scan, the records of every entry)."""
     raw_lines, _newline = pypo.splitlines(data)
     starts, has_header = scan_entries(raw_lines)
-    return len(starts) - has_header, list(_records(raw_lines, starts, has_header, name))
+    oversized = _blank_oversized(raw_lines, starts, has_header, max_entry_bytes)
+    return len(starts) - has_header, list(_records(raw_lines, starts, has_header, name, oversized, max_entry_bytes))
 
 
-def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: str
+def _blank_oversized(raw_lines: list[bytes], starts: list[int], has_header: bool, limit: int) -> dict[int, int]:
+    """Blank every entry over ``limit`` bytes in place (its lines become empty, line numbers kept);
+    returns {first line index: its size in bytes}."""
+    out: dict[int, int] = {}
+    bounds = list(zip(starts, starts[1:] + [len(raw_lines)]))[1 if has_header else 0:]
+    for first, end in bounds:
+        size = sum(len(raw_lines[i]) for i in range(first, end))
+        if size > limit:
+            out[first] = size
+            raw_lines[first:end] = [b"\n"] * (end - first)
+    return out
+
+
+def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: str,
+             oversized: dict[int, int] | None = None, limit: int = MAX_UNIT_BYTES
              ) -> Iterator[TranslationUnit | Reject]:
+    oversized = oversized or {}
     header_end = starts[1] if has_header and len(starts) > 1 else (len(raw_lines) if has_header else 0)
     match = _CHARSET.search(b"".join(raw_lines[:header_end])) if has_header else None
     charset = match.group(1).decode("ascii", "replace") if match and match.group(1) != b"CHARSET" else "utf-8"
@@ -193,6 +212,12 @@ def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: 
     nplurals = nplurals_match.group(1) if nplurals_match else None
     body: list[pypo.pounit | str] = [u for u in units if not u.isheader()]
     counted = entries[1:] if has_header else entries
+    for ordinal, (first, _end) in enumerate(counted, 1):
+        if first in oversized:
+            yield Reject(str(first + 1), f"entry of {oversized[first]:,} bytes, over the limit of "
+                                         f"{limit:,} bytes: rejected unread", "", ordinal=ordinal)
+    numbered = [(k, span) for k, span in enumerate(counted, 1) if span[0] not in oversized]
+    counted = [span for _k, span in numbered]
     if has_header:
         bad = [undecodable[n] for n in range(*entries[0]) if n in undecodable]
         if bad:
@@ -201,7 +226,7 @@ def _records(raw_lines: list[bytes], starts: list[int], has_header: bool, name: 
         body, problems = _parse_each(lines, counted, charset, entries[0][1] if has_header else 0)
         for problem_line, reason in problems:
             yield Reject(str(problem_line), reason, "")
-    for ordinal, ((first, end), unit) in enumerate(zip(counted, body), 1):
+    for (ordinal, (first, end)), unit in zip(numbered, body):
         raw = "".join(lines[first:end])[:RAW_MAX]
         bad_lines = [undecodable[n] for n in range(first, end) if n in undecodable]
         if isinstance(unit, str):

@@ -23,6 +23,7 @@ from pipelines.cells import as_text_cell
 from pipelines.conventionset.decisions import DECISION_WORDS
 from pipelines.errors import InputError
 from pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
+from pipelines.review.packet_bounds import MAX_PACKET_COLUMNS, MAX_PACKET_ROWS, check_packet_bounds
 
 SHEET = "review"
 WIDTHS = {"convention_id": 18, "dimension": 28, "rule": 10, "src": 24, "expected_forms": 30, "wrong_forms": 24,
@@ -99,6 +100,7 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
     suffix = path.suffix.lower()
     if not path.is_file():
         raise InputError("file not found", path=str(path))
+    check_packet_bounds(path)
     rows: list[list[str]]
     if suffix == ".xlsx":
         try:
@@ -106,7 +108,12 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
         except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors for a broken file
             raise InputError(f"not a readable XLSX workbook: {exc}", path=str(path)) from None
         sheet = book[SHEET] if SHEET in book.sheetnames else book.worksheets[0]
-        rows = [[_text(v) for v in values] for values in sheet.iter_rows(values_only=True)]
+        rows = []  # blank rows are kept as [] (row numbers stay the spreadsheet's), never as 64 empty cells
+        for values in sheet.iter_rows(values_only=True, max_col=MAX_PACKET_COLUMNS):
+            if len(rows) >= MAX_PACKET_ROWS:
+                book.close()
+                raise InputError(f"refused: more than {MAX_PACKET_ROWS:,} rows", path=str(path))
+            rows.append([_text(v) for v in values] if any(v is not None for v in values) else [])
         book.close()
     elif suffix == ".csv":
         try:

@@ -49,6 +49,7 @@ def build_rows(data_root: Path) -> list[dict[str, str | int]]:
             "units": "?" if fs.units_in_file is None else fs.units_in_file,
             "kept": fs.kept,
             "rejected": fs.rejected,
+            "untranslated": fs.untranslated,
             "reject reasons": ", ".join(f"{k} {v}" for k, v in sorted(why.items())),
             "error": error,
         })
@@ -56,7 +57,7 @@ def build_rows(data_root: Path) -> list[dict[str, str | int]]:
 
 
 def render(rows: list[dict[str, str | int]]) -> str:
-    columns = ["file", "format", "units", "kept", "rejected", "reject reasons", "error"]
+    columns = ["file", "format", "units", "kept", "rejected", "untranslated", "reject reasons", "error"]
     lines = [
         "# Ingest of every format sample (../shared/data/format-samples)",
         "",
@@ -64,7 +65,8 @@ def render(rows: list[dict[str, str | int]]) -> str:
         "the file by the independent count (byte scan for XML, entry scan for PO; `?` when it cannot be",
         "established); `kept`/`rejected`: rows in tm_units / tm_rejects (a unit has one row per target",
         "language or plural form; a file-level problem is one more rejected row, without a unit). Units",
-        "without a target (monolingual samples, untranslated entries) are rejected, not dropped.",
+        "without a target are rows of tm_rejects, not dropped: PO / XLIFF entries not translated yet are",
+        "counted as `untranslated` (reason `untranslated`), not as rejects.",
         "",
         "| " + " | ".join(columns) + " |",
         "|" + "|".join("---" for _ in columns) + "|",
@@ -72,9 +74,11 @@ def render(rows: list[dict[str, str | int]]) -> str:
     for row in rows:
         cells = [str(row[c]).replace("|", "\\|") for c in columns]
         lines.append("| " + " | ".join(cells) + " |")
-    total = {c: sum(int(r[c]) for r in rows if str(r[c]).isdigit()) for c in ("units", "kept", "rejected")}
-    lines += ["", f"Total: {len(rows)} files, {total['units']} units; {total['kept'] + total['rejected']} rows = "
-                  f"{total['kept']} kept + {total['rejected']} rejected; "
+    total = {c: sum(int(r[c]) for r in rows if str(r[c]).isdigit())
+             for c in ("units", "kept", "rejected", "untranslated")}
+    rows_read = total["kept"] + total["rejected"] + total["untranslated"]
+    lines += ["", f"Total: {len(rows)} files, {total['units']} units; {rows_read} rows = "
+                  f"{total['kept']} kept + {total['rejected']} rejected + {total['untranslated']} untranslated; "
                   f"{sum(1 for r in rows if r['error'])} files with a file-level problem.", ""]
     return "\n".join(lines)
 

@@ -37,10 +37,14 @@ def test_invariant_read_equals_kept_plus_rejected(ingested: tuple[Path, object])
     out, summary = ingested
     units = pl.read_parquet(out / "tm_units.parquet")
     rejects = pl.read_parquet(out / "tm_rejects.parquet")
-    assert summary.units_kept == units.height and summary.units_rejected == rejects.height  # type: ignore[attr-defined]
+    untranslated = rejects.filter(pl.col("reason") == "untranslated").height  # PO / XLIFF entries not translated yet
+    assert untranslated and summary.units_untranslated == untranslated  # type: ignore[attr-defined]
+    assert summary.units_kept == units.height  # type: ignore[attr-defined]
+    assert summary.units_rejected + untranslated == rejects.height  # type: ignore[attr-defined]
     assert summary.units_read == units.height + rejects.height  # type: ignore[attr-defined]
     per_file = summary.per_file  # type: ignore[attr-defined]
-    assert sum(f.kept for f in per_file) == units.height and sum(f.rejected for f in per_file) == rejects.height
+    assert sum(f.kept for f in per_file) == units.height
+    assert sum(f.rejected + f.untranslated for f in per_file) == rejects.height
     assert {Path(f.source_file).name for f in per_file} >= {p.name for p in ALL_FIXTURES}
 
 
@@ -60,7 +64,8 @@ def test_reject_reasons_and_file_errors(ingested: tuple[Path, object]) -> None:
     by_name = {Path(f.source_file).name: f for f in summary.per_file}  # type: ignore[attr-defined]
     assert by_name["truncated.tmx"].kept == 4 and by_name["truncated.tmx"].error is not None
     assert by_name["truncated.tmx"].units_in_file == 4
-    assert by_name["sample.po"].kept == 7 and by_name["sample.po"].rejected == 1  # the untranslated entry
+    assert by_name["sample.po"].kept == 7 and by_name["sample.po"].rejected == 0  # its untranslated entry is not a reject
+    assert by_name["sample.po"].untranslated == 1 and "untranslated" not in reasons
     assert by_name["notes.txt"].error is not None and by_name["notes.txt"].rejected == 1
     assert by_name["notes.txt"].units_in_file is None  # not a TM: its units cannot be counted
     assert rejects["raw"].str.len_chars().max() <= REJECT_RAW_MAX_CHARS  # type: ignore[operator]

@@ -76,7 +76,8 @@ def test_format_samples_table_key_cells(sample_rows: dict[str, dict[str, str | i
     assert cell("compkit/ImportTest1C.tmx") == ("tmx", 3, 12, 0, False)  # 3 tu, 4 target languages each
     assert cell("html_test.tmx") == ("tmx", 11, 11, 0, False)
     assert cell("segmented.xlf") == ("xliff12", 2, 3, 0, False)  # 2 trans-units, 3 segments
-    assert cell("roundtrips/comprehensive_data_input.xlf") == ("xliff2", 2, 4, 1, False)
+    assert cell("roundtrips/comprehensive_data_input.xlf") == ("xliff2", 2, 4, 0, False)  # + 1 untranslated
+    assert sample_rows["xliff/src/test/resources/PAS-10-Test01.xlf"]["untranslated"] == 137  # no <target>: not rejects (21 more have no source text)
     assert cell("plurals-2.po") == ("po", 1, 3, 0, False)  # one entry, three plural forms
     assert cell("fail.po") == ("po", 3, 0, 4, False)  # reads; no language anywhere -> rejected, not an error
     assert cell("msgctxt_notes.po") == ("po", 2, 0, 3, True)  # two entries read past the stray header text
