@@ -18,7 +18,9 @@ from pipelines.scoring.engine import score_systems
 # `\s+$` against 100,000 spaces took 44.6 s with plain `re` (issue 19)
 SPACES = " " * 100_000 + "x"
 TRAILING = Convention(dimension="space:trailing", rule="forbidden", wrong_variants=[r"\s+$"], regex=True)
-BOUND = 3 * DEFAULT_TIMEOUT_S + 3.0  # the regex package overshoots its timeout under load; never 44 s
+# Not a speed assertion (benchmarks measure speed): only "stopped by the timeout, not run to the end".
+# The bound is loose because a loaded 2-core CI machine overshoots the timeout (6.4 s seen at load 12).
+BOUND = 10 * DEFAULT_TIMEOUT_S + 10.0
 
 
 def test_the_issue_example_is_bounded_and_becomes_an_error_row() -> None:
