@@ -24,7 +24,6 @@ materialized (no recorded code version exists to compare); any input change stil
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -38,9 +37,9 @@ from dagster import AssetKey, AssetObservation, AssetRecordsFilter, AssetSpec, D
 from assets.inbox import content_fingerprint, input_files, system_files, tm_files
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
+from pipelines.fingerprint import CODE_PACKAGES as INTERNAL_PACKAGES
+from pipelines.fingerprint import PACKAGE_ROOT, files_digest
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-INTERNAL_PACKAGES = ("pipelines", "assets")
 DATA_VERSION_TAG = "dagster/data_version"
 CODE_VERSION_TAG = "dagster/code_version"
 
@@ -167,17 +166,13 @@ def dependency_versions() -> str:
 @lru_cache(maxsize=None)
 def code_version(module: str) -> str:
     """Dagster code version of the assets defined in ``module``: a hash of its import closure's source."""
-    digest = hashlib.sha256(dependency_versions().encode())
     files: set[Path] = set()
     for name in import_closure(module):
         path = _module_path(name)
         if path is not None:
             files.add(path)
             files.update(_data_files(path))
-    for path in sorted(files):
-        digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return files_digest(files, PACKAGE_ROOT, seed=dependency_versions().encode())[:16]
 
 
 # ---------------------------------------------------------------------------------------- staleness

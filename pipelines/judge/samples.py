@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.errors import InputError
+from pipelines.fingerprint import code_version
 from pipelines.metaeval.mqm import MqmData, load_mqm
 
 DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
@@ -90,7 +91,8 @@ def samples_from_mqm(data: MqmData, reference_systems: Sequence[str] = DEFAULT_R
                            pl.lit(data.lp).alias("lp"))
              .select(list(SAMPLES_SCHEMA)).cast(dict(SAMPLES_SCHEMA)).sort("seg_id", "system"))
     src, _, tgt = data.lp.partition("-")
-    signature = f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source-error)"
+    signature = (f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source-error)"
+                 f"|housestyle:{code_version()}")
     return Samples(data.lp, src, tgt, frame, refs, signature)
 
 

@@ -29,7 +29,8 @@ from pipelines.scoring.run_record import (
     copy_run,
     open_run,
 )
-from pipelines.scoring.signature import code_version, set_hash
+from pipelines.fingerprint import code_version
+from pipelines.scoring.signature import set_hash
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 from pipelines.segments import load_segments
 
