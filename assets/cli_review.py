@@ -120,7 +120,7 @@ def run_review_export(args: argparse.Namespace) -> int:
     import polars as pl
 
     from assets.cli_registration import _read_tm_units
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.review.packet import build_packet, write_csv
     from pipelines.review.xlsx import write_xlsx
 
@@ -182,7 +182,7 @@ def run_review_import(args: argparse.Namespace) -> int:
 
 def _import_decisions(args: argparse.Namespace) -> int:
     from pipelines import atomic
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.conventionset.decisions import DECISIONS_FILE, append_decisions, read_decisions
     from pipelines.review.decide import decisions_from_rows, review_frame
     from pipelines.review.xlsx import read_packet

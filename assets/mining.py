@@ -29,9 +29,9 @@ from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventionset.version import sha256_file
-from pipelines.conventionset.build import build_set, pair_key, read_sources
+from pipelines.mining.build_set import build_set, pair_key, read_sources
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
 from pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.rules.io import load_conventions, write_conventions
 from pipelines.conventions.model import Convention, canonical_json
 from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.engine import score_systems

@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from assets.cli import main
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from tests.conftest import REPO_ROOT, write_sealed_set

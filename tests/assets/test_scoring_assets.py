@@ -12,7 +12,7 @@ from dagster import DagsterInstance, materialize
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from assets.scoring import scoring_run, system_outputs
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.run_record import open_run
 from tests.conftest import write_sealed_set
 

@@ -193,7 +193,7 @@ def test_a_new_decisions_file_rebuilds_the_set_that_follows_it(dagster_home: Pat
     what reads it run again; the convention_set asset applies the decisions."""
     import polars as pl
 
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.conventionset.decisions import DECISIONS_SCHEMA, identity_of
 
     with DagsterInstance.get() as instance:

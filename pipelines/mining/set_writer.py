@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
-from pipelines.conventions.io import conventions_frame, derived_fields
+from pipelines.rules.io import conventions_frame, derived_fields
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import publish_set
 from pipelines.conventionset.version import SET_FORMAT, resource_versions, set_version_of

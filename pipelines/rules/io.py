@@ -21,7 +21,7 @@ from rapidfuzz.distance import Levenshtein
 from pipelines import atomic
 from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
-from pipelines.conventions.validate import at_location, validate_conventions
+from pipelines.rules.validate import at_location, validate_conventions
 from pipelines.errors import ConventionError, InputError
 
 _FIELDS = {f.name: f for f in fields(Convention)}
