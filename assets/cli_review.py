@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--status", default="", help="only these statuses, comma-separated (candidate,validated,…)")
     ex.add_argument("--tm-units", type=Path, help="tm_units.parquet of the TM the set was mined from (default: the "
                                                   "client's tm_units table or inbox/<client>/tm/ files the set names)")
-    ex.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    ex.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
     ex.set_defaults(func=run_review_export)
 
     ri = subparsers.add_parser("review-import", help="record a filled review packet as the client's decisions",
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
     ri.add_argument("review", type=Path, help="the filled packet (.xlsx/.csv), or a verdict file (.csv/.tsv/.parquet)")
     ri.add_argument("--conventions", required=True, type=Path, help="the reviewed set (folder with manifest.json)")
     ri.add_argument("--registration", type=Path, help="also file the linguists' rows for this registration's precision gate")
-    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
     ri.set_defaults(func=run_review_import)
 
 
@@ -60,15 +60,11 @@ def _csv_list(text: str, known: tuple[str, ...], option: str) -> list[str]:
 
 
 def _inbox(explicit: Path | None) -> Path:
-    """--inbox, else what ``HousestyleSettings().inbox`` gives a command ($HOUSESTYLE_INBOX, else the
-    project's inbox/), without importing Dagster (seconds) for a command that does not run it."""
-    import os
+    """--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/ (``pipelines.project``, the resolver
+    every command uses), without importing Dagster (seconds) for a command that does not run it."""
+    from pipelines.project import project_folder
 
-    from pipelines.project import resolve_project
-
-    if explicit is not None:
-        return explicit
-    return Path(os.environ.get("HOUSESTYLE_INBOX") or resolve_project() / "inbox")
+    return project_folder("inbox", explicit)
 
 
 def _opened(path: Path) -> OpenedSet:
@@ -176,7 +172,7 @@ def run_review_import(args: argparse.Namespace) -> int:
         if args.registration is None:
             raise InputError("a verdict file (no decision column) is only filed for a precision gate: give --registration",
                              path=str(args.review))
-        return file_verdict_review(args.review, args.conventions, args.registration, args.inbox)
+        return file_verdict_review(args.review, args.conventions, args.registration, _inbox(args.inbox))
     return _import_decisions(args)
 
 
@@ -193,12 +189,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
     decisions = decisions_from_rows(read_packet(args.review), conventions, path=args.review, client=client,
                                     set_version=version)
     gate = _precision_gate(args.registration, client) if args.registration is not None else None
-    if args.inbox is not None:
-        inbox = args.inbox
-    elif args.registration is not None:  # registrations/<client>/<version>/ sits in the project, beside inbox/
-        inbox = _reg_dir(args.registration).resolve().parents[2] / "inbox"
-    else:
-        inbox = _inbox(None)
+    inbox = _inbox(args.inbox)
     path = inbox / client / DECISIONS_FILE
     total = append_decisions(path, decisions)
     counts = {w: decisions.filter(decisions["decision"] == w).height for w in ("accept", "reject", "edit")}
