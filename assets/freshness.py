@@ -64,14 +64,14 @@ def _registration_files(settings: HousestyleSettings, client: str) -> list[Path]
 
 # source asset key -> (the files it stands for, what it is). The registry of a client's file inputs.
 SOURCES: dict[str, tuple[Callable[[HousestyleSettings, str], list[Path]], str]] = {
-    "inbox_tm": (lambda s, c: tm_files(s.inbox, c), "inbox/<client>/tm/: the translation memories"),
-    "inbox_systems": (lambda s, c: system_files(s.inbox, c), "inbox/<client>/systems/: outputs to score"),
-    "inbox_generic": (_client_folder("generic"), "inbox/<client>/generic/: generic-system outputs (contrast)"),
-    "inbox_conventions": (_client_folder("conventions"), "inbox/<client>/conventions/: authored conventions"),
-    "inbox_decisions": (_client_file("decisions.parquet"), "inbox/<client>/decisions.parquet: linguists' decisions"),
-    "inbox_splits": (_client_file("splits.json"), "inbox/<client>/splits.json: which units each mining run sees"),
-    "inbox_review": (_client_folder("review"), "inbox/<client>/review/: linguist reviews of a set's sample"),
-    "client_registrations": (_registration_files, "registrations/<client>/: frozen gold registrations"),
+    "inbox_tm": (lambda s, c: tm_files(s.inbox, c), "`inbox/<client>/tm/`: the translation memories"),
+    "inbox_systems": (lambda s, c: system_files(s.inbox, c), "`inbox/<client>/systems/`: outputs to score"),
+    "inbox_generic": (_client_folder("generic"), "`inbox/<client>/generic/`: generic-system outputs (contrast)"),
+    "inbox_conventions": (_client_folder("conventions"), "`inbox/<client>/conventions/`: authored conventions"),
+    "inbox_decisions": (_client_file("decisions.parquet"), "`inbox/<client>/decisions.parquet`: linguists' decisions"),
+    "inbox_splits": (_client_file("splits.json"), "`inbox/<client>/splits.json`: which units each mining run sees"),
+    "inbox_review": (_client_folder("review"), "`inbox/<client>/review/`: linguist reviews of a set's sample"),
+    "client_registrations": (_registration_files, "`registrations/<client>/`: frozen gold registrations"),
 }
 
 

@@ -176,11 +176,11 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
        code_version=code_version(__name__))
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
-    """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``
+    """The client's set, built by `mining.build_set.build_set` exactly as `housestyle mine`
     builds it: the merged candidates of every language pair, the generic system's contrast
-    candidates (negative_candidates), the authored rules of inbox/<client>/conventions/ and the
-    review decisions of inbox/<client>/decisions.parquet (applied last), published to
-    rules_out/<client>/<set_version>/ with LATEST updated."""
+    candidates (negative_candidates), the authored rules of `inbox/<client>/conventions/` and the
+    review decisions of `inbox/<client>/decisions.parquet` (applied last), published to
+    `rules_out/<client>/<set_version>/` with `LATEST` updated."""
     client = context.partition_key
     pairs = _stored_pairs(settings.storage / "convention_candidates" / client)
     contrast = settings.storage / "negative_candidates" / client / "conventions.jsonl"

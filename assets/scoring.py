@@ -42,7 +42,7 @@ def system_name(path: Path) -> str:
 
 @asset(partitions_def=CLIENTS, group_name="scoring", output_required=False, deps=["inbox_systems"], code_version=code_version(__name__))
 def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
-    """The outputs to score: inbox/<client>/systems/<name>.<ext>, copied as read so a run can be replayed."""
+    """The outputs to score: `inbox/<client>/systems/<name>.<ext>`, copied as read so a run can be replayed."""
     client = context.partition_key
     files = system_files(settings.inbox, client)
     if not files:
