@@ -20,6 +20,7 @@ from assets.freshness import code_version
 from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
+from assets.reports import report_url
 from assets.resources import HousestyleSettings
 from pipelines import atomic
 from pipelines.conventionset.version import sha256_file
@@ -131,6 +132,7 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
         "audit": f"{audit}: {audit_detail}",
         "run_dir": MetadataValue.path(str(run_dir)),
         "report": MetadataValue.path(str(run_dir / "report.html")),
+        **({"report_url": MetadataValue.url(url)} if (url := report_url(settings.rules_out, run_dir / "report.html")) else {}),
         "set_version": set_dir.name,
         "language_pair": pair,
         "per_dimension": MetadataValue.md(_dimension_table(scores)),
