@@ -20,34 +20,19 @@ registration for a client without one) as well as a materialization, so such ass
 re-run every day. Known limit: a code change alone does not re-run an asset that has never
 materialized (no recorded code version exists to compare); any input change still does.
 
-Why not Dagster's declarative automation (checked against the installed Dagster 1.13; issue 28.5).
-``AutomationCondition`` now has most of the pieces (``code_version_changed``,
-``data_version_changed``, ``any_deps_updated``, ``newly_missing``; docs:
-https://docs.dagster.io/guides/automate/declarative-automation/), and a condition could be composed
-from them. It is not used yet, for four reasons this module handles and the conditions do not:
-
-- Optional outputs. Several assets are ``output_required=False`` (``registration`` for a client
-  without one, ``scoring_run`` with nothing to score). A successful run that produced nothing leaves
-  the partition *missing*, so ``eager``'s ``~any_deps_missing()`` blocks everything downstream for
-  ever and ``newly_missing`` cannot tell "never run" from "ran, nothing to write". Here such a run
-  counts as an evaluation (``_evaluation``).
-- Source updates. The client's inputs are external assets whose versions are recorded as runless
-  observations. ``newly_updated`` / ``eager`` fire on every observation, not on a changed data version
-  (https://github.com/dagster-io/dagster/issues/28063, open), and updates reported for partitioned
-  non-observable sources are not seen as parent updates
-  (https://github.com/dagster-io/dagster/issues/19207, open). Here an observation is recorded only
-  when the content fingerprint moved, and compared per client.
-- One run per client. The inbox sensor adds the client partition, leaves a client with a run in
-  flight (from any code location) for a later tick, and launches the stale assets of one client as
-  one run keyed on the change; the automation sensor decides per asset partition and has no notion
-  of another location's runs.
-- Without a daemon. ``housestyle run`` records the inputs' versions as the sensor would, so a later
-  tick recomputes nothing it made; the same plan serves the sensor, the schedule and the CLI.
-
-Moving to ``AutomationCondition`` means solving the first two in Dagster; the tests that pin the
-behaviour (tests/assets/test_sensor_schedule.py: an unchanged client → no run; a new system file →
-``system_outputs`` + ``scoring_run`` only; a new decisions file → the set and what reads it) are
-the acceptance test for that move.
+Why not Dagster's declarative automation (checked against the installed Dagster 1.13; issue 28.5):
+``AutomationCondition`` has the pieces (``code_version_changed``, ``data_version_changed``,
+``any_deps_updated``; https://docs.dagster.io/guides/automate/declarative-automation/) but not this
+behaviour. (1) Optional outputs: a successful run of an ``output_required=False`` asset that wrote
+nothing (``registration`` for a client without one) leaves the partition *missing*, so ``eager``'s
+``~any_deps_missing()`` blocks its downstream for ever; here that run counts as an evaluation.
+(2) Sources: the inputs are external assets observed without a run; ``eager`` / ``newly_updated``
+fire on every observation, not on a changed data version (dagster-io/dagster#28063, open), and
+updates of partitioned non-observable sources are not seen as parent updates (#19207, open).
+(3) One run per client, launched by the sensor that adds the partition, skipped while any code
+location has a run of that client in flight. (4) ``housestyle run`` plans without a daemon. The
+sensor tests (unchanged client → no run; new system file → ``system_outputs`` + ``scoring_run``;
+new decisions file → the set and what reads it) are the acceptance test for a future move.
 """
 
 from __future__ import annotations
