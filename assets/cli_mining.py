@@ -83,7 +83,7 @@ def run_mine(args: argparse.Namespace) -> int:
             raise InputError("no such file", path=str(path))
     atomic.writable_folder(client_path(args.out, args.client, source="--client"))
 
-    from pipelines.conventionset.build import mine_to_set, read_sources
+    from pipelines.mining.build_set import mine_to_set, read_sources
     from pipelines.conventionset.version import sha256_file
     from pipelines.ingest import domain_from_path, ingest_files
     from pipelines.mining.corpus import read_units_for_mining

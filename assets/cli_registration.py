@@ -20,6 +20,7 @@ from pipelines import atomic
 from pipelines.cells import write_csv_safe
 from pipelines.errors import InputError, RegistrationError
 from pipelines.paths import CLIENT_GRAMMAR, client_name, client_path, under
+from pipelines.project import project_folder, resolve_project
 
 if TYPE_CHECKING:
     import polars as pl
@@ -43,7 +44,7 @@ def register(subparsers: Any) -> None:
     ev.add_argument("--conventions", required=True, type=Path, help="a set folder or a conventions file")
     ev.add_argument("--tm-units", type=Path, help="tm_units.parquet (default: ingest inbox/<client>/tm/ afresh)")
     ev.add_argument("--review", type=Path, help="linguist review (CSV/TSV/Parquet) for the precision gate")
-    ev.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <repo>/inbox)")
+    ev.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
     ev.add_argument("--no-write", action="store_true", help="print only; do not write evaluation.json")
     ev.add_argument("--strict", action="store_true", help="exit 1 when the verdict is fail")
     ev.set_defaults(func=run_evaluate)
@@ -65,8 +66,6 @@ def run_register(args: argparse.Namespace) -> int:
         read_spec,
     )
 
-    from pipelines.project import resolve_project
-
     root = args.root if args.root is not None else resolve_project()
     spec_path = args.spec or under(root / "registrations" / "specs", f"{client_name(args.client, source='--client')}.json")
     if not spec_path.is_file():
@@ -80,7 +79,7 @@ def run_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ingest_client(root: Path, inbox: Path, client: str, out_dir: Path) -> Path:
+def _ingest_client(inbox: Path, client: str, out_dir: Path) -> Path:
     """tm_units of inbox/<client>/tm/ (domain = first sub-folder), ingested into ``out_dir``."""
     from assets.inbox import tm_files
     from pipelines.ingest import domain_from_path, ingest_files
@@ -99,10 +98,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     reg_dir = args.registration.parent if args.registration.is_file() else args.registration
     reg = load_registration(reg_dir)  # verify first: a tampered registration is reported before any ingest
-    root = reg_dir.resolve().parents[2]
-    inbox = args.inbox or root / "inbox"
     with tempfile.TemporaryDirectory(prefix="housestyle-eval-") as tmp:
-        units = args.tm_units or _ingest_client(root, inbox, reg.client, Path(tmp))
+        units = args.tm_units or _ingest_client(project_folder("inbox", args.inbox), reg.client, Path(tmp))
         result = evaluate(reg_dir, args.conventions, units, args.review)
     for line in result.summary_lines():
         print(line)
@@ -142,7 +139,7 @@ def run_review_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def file_verdict_review(review: Path, conventions: Path, registration: Path, inbox_root: Path | None) -> int:
+def file_verdict_review(review: Path, conventions: Path, registration: Path, inbox: Path) -> int:
     """``review-import`` of a verdict file (convention_id, verdict, …): checked, copied to
     inbox/<client>/review/<set_version>.<ext> for the registration's precision gate."""
     from pipelines.registration.evaluate import load_set
@@ -160,7 +157,6 @@ def file_verdict_review(review: Path, conventions: Path, registration: Path, inb
     if not gates:
         raise RegistrationError(f"{reg_dir}: registration has no precision_under_review gate")
     prec = precision_gate(frame, {c.convention_id for c in cset.conventions}, gates[0].threshold, gates[0].params)
-    inbox = inbox_root or reg_dir.resolve().parents[2] / "inbox"
     dest = client_path(inbox, reg.client, "review", f"{cset.set_version}{suffix}")
     dest.parent.mkdir(parents=True, exist_ok=True)
     atomic.copy_file(review, dest)

@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--status", default="", help="only these statuses, comma-separated (candidate,validated,…)")
     ex.add_argument("--tm-units", type=Path, help="tm_units.parquet of the TM the set was mined from (default: the "
                                                   "client's tm_units table or inbox/<client>/tm/ files the set names)")
-    ex.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    ex.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
     ex.set_defaults(func=run_review_export)
 
     ri = subparsers.add_parser("review-import", help="record a filled review packet as the client's decisions",
@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
     ri.add_argument("review", type=Path, help="the filled packet (.xlsx/.csv), or a verdict file (.csv/.tsv/.parquet)")
     ri.add_argument("--conventions", required=True, type=Path, help="the reviewed set (folder with manifest.json)")
     ri.add_argument("--registration", type=Path, help="also file the linguists' rows for this registration's precision gate")
-    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
+    ri.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
     ri.add_argument("--dry-run", action="store_true", help="print what each edit will require; record nothing")
     ri.set_defaults(func=run_review_import)
 
@@ -63,15 +63,11 @@ def _csv_list(text: str, known: tuple[str, ...], option: str) -> list[str]:
 
 
 def _inbox(explicit: Path | None) -> Path:
-    """--inbox, else what ``HousestyleSettings().inbox`` gives a command ($HOUSESTYLE_INBOX, else the
-    project's inbox/), without importing Dagster (seconds) for a command that does not run it."""
-    import os
+    """--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/ (``pipelines.project``, the resolver
+    every command uses), without importing Dagster (seconds) for a command that does not run it."""
+    from pipelines.project import project_folder
 
-    from pipelines.project import resolve_project
-
-    if explicit is not None:
-        return explicit
-    return Path(os.environ.get("HOUSESTYLE_INBOX") or resolve_project() / "inbox")
+    return project_folder("inbox", explicit)
 
 
 def _opened(path: Path) -> OpenedSet:
@@ -124,7 +120,7 @@ def run_review_export(args: argparse.Namespace) -> int:
     import polars as pl
 
     from assets.cli_registration import _read_tm_units
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.review.packet import build_packet, write_csv
     from pipelines.review.xlsx import write_xlsx
 
@@ -180,13 +176,13 @@ def run_review_import(args: argparse.Namespace) -> int:
         if args.registration is None:
             raise InputError("a verdict file (no decision column) is only filed for a precision gate: give --registration",
                              path=str(args.review))
-        return file_verdict_review(args.review, args.conventions, args.registration, args.inbox)
+        return file_verdict_review(args.review, args.conventions, args.registration, _inbox(args.inbox))
     return _import_decisions(args)
 
 
 def _import_decisions(args: argparse.Namespace) -> int:
     from pipelines import atomic
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.conventionset.decisions import DECISIONS_FILE, append_decisions, read_decisions
     from pipelines.review.decide import decisions_from_rows, edit_summaries, review_frame
     from pipelines.review.xlsx import read_packet
@@ -202,12 +198,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
         print(f"dry run: {decisions.height} decisions of set {version} checked, nothing recorded")
         return 0
     gate = _precision_gate(args.registration, client) if args.registration is not None else None
-    if args.inbox is not None:
-        inbox = args.inbox
-    elif args.registration is not None:  # registrations/<client>/<version>/ sits in the project, beside inbox/
-        inbox = _reg_dir(args.registration).resolve().parents[2] / "inbox"
-    else:
-        inbox = _inbox(None)
+    inbox = _inbox(args.inbox)
     path = client_path(inbox, client, DECISIONS_FILE)
     total = append_decisions(path, decisions)
     counts = {w: decisions.filter(decisions["decision"] == w).height for w in ("accept", "reject", "edit")}

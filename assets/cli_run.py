@@ -1,5 +1,5 @@
-"""`housestyle run [--client NAME] [--executor multiprocess|in_process]`: materialise the whole graph for one
-client on this machine, with progress lines.
+"""`housestyle run [--client NAME] [--executor multiprocess|in_process] [-v]`: materialise the whole graph for
+one client on this machine, with progress lines (quiet by default; ``-v`` adds Dagster's DEBUG log).
 
 The default executor runs each step in its own process (independent assets side by side, as in a
 deployment); ``in_process`` runs every step in this process (one at a time, simplest to debug). The
@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
                              f"segment: {CLIENT_GRAMMAR}")
     parser.add_argument("--executor", choices=EXECUTORS, default="multiprocess",
                         help="a process per step, independent steps side by side (default), or every step in this process")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print Dagster's own DEBUG log (default: only housestyle's progress lines)")
     parser.set_defaults(func=run)
 
 
@@ -42,7 +44,10 @@ def cli_job() -> Any:
     from assets.jobs import CLIENT_JOB_NAME
     from assets.progress import progress_logger
 
-    return defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger})
+    from dagster import colored_console_logger
+
+    return defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger,
+                                                                   "console": colored_console_logger})
 
 
 def _materialisation_metadata(result: Any) -> dict[str, dict[str, Any]]:
@@ -73,6 +78,19 @@ def _print_outcome(settings: HousestyleSettings, client: str, produced: dict[str
               f"label: {data.get('label', 'indicative')})")
 
 
+def _instance(verbose: bool) -> Any:
+    """The project's instance; quiet unless ``verbose``: Dagster's console log (step workers starting,
+    engine events) is kept at WARNING, here and in the step processes (they rebuild the instance from
+    its ref, overrides included). The UI's event log records every event either way."""
+    from dagster import DagsterInstance
+    from dagster._core.instance.ref import InstanceRef
+
+    if verbose:
+        return DagsterInstance.get()
+    home = str(ensure_dagster_home())
+    return DagsterInstance.from_ref(InstanceRef.from_dir(home, overrides={"python_logs": {"python_log_level": "WARNING"}}))
+
+
 def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) -> None:
     """Record the client's input versions (what the schedule compares against), as its sensor would."""
     from assets.definitions import defs
@@ -86,7 +104,7 @@ def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) ->
 
 def run(args: argparse.Namespace) -> int:
     ensure_dagster_home()
-    from dagster import DagsterInstance, execute_job, reconstructable
+    from dagster import execute_job, reconstructable
 
     from assets.partitions import CLIENTS_PARTITIONS_NAME
     from assets.resources import HousestyleSettings
@@ -106,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
     from assets.run_owner import client_run_lock, owner_tags, release_dead_runs
     from assets.schedules import client_in_flight
 
-    run_config: dict[str, Any] = {"loggers": {"progress": {}}}
+    run_config: dict[str, Any] = {"loggers": {"progress": {}, **({"console": {}} if args.verbose else {})}}
     tags = {"housestyle/trigger": "cli", **owner_tags()}
-    with client_run_lock(settings.storage, client), DagsterInstance.get() as instance:
+    with client_run_lock(settings.storage, client), _instance(args.verbose) as instance:
         release_dead_runs(instance, client)
         if client_in_flight(instance, client):
             raise ConfigError(f"a run of client {client!r} is already queued or in progress (see `dagster` runs or "

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assets.instance import ensure_dagster_home
+from assets.reports import ENV_REPORTS_URL, reports_base, start_reports_server
 from pipelines.errors import ConfigError
 from pipelines.project import ENV_ROOT, WORKSPACE_FILE, resolve_project
 
@@ -27,7 +28,9 @@ CELERY_FILE = "celery.yaml"
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("ui", help="start the Dagster UI and daemon on 127.0.0.1",
                                    description="Run `dagster dev` on 127.0.0.1 with the project's instance and workspace.")
-    parser.add_argument("--port", type=int, default=3000)
+    parser.add_argument("--port", type=int, default=3000, help="the UI's port on 127.0.0.1 (default 3000)")
+    parser.add_argument("--reports-port", type=int, default=None,
+                        help="port of the reports server (serves rules_out/ read-only; default: --port + 1)")
     parser.set_defaults(func=run)
     daemon = subparsers.add_parser("daemon", help="run the Dagster daemon alone (sensors, schedules, run queue)",
                                    description="Run `dagster-daemon run` with the project's instance and workspace "
@@ -104,9 +107,17 @@ def _exec_in_project(command: list[str], project: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assets.resources import HousestyleSettings
+
     project = resolve_project()
     home = ensure_dagster_home(project)
-    print(f"project {project}; DAGSTER_HOME={home}; UI on http://127.0.0.1:{args.port}", file=sys.stderr, flush=True)
+    reports_port = args.reports_port if args.reports_port is not None else args.port + 1
+    os.environ[ENV_REPORTS_URL] = reports_base(reports_port)  # the scoring_run asset links its report there
+    start_reports_server(HousestyleSettings().rules_out, reports_port)
+    print(f"project {project}; DAGSTER_HOME={home}\n"
+          f"UI:      http://127.0.0.1:{args.port}  (open it in a browser)\n"
+          f"reports: {reports_base(reports_port)}  (each scoring_run links its report here)\n"
+          "stop:    Ctrl-C in this terminal stops the UI, the daemon and the reports server", file=sys.stderr, flush=True)
     return _exec_in_project(dev_command(args.port, project), project)
 
 

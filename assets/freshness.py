@@ -19,12 +19,25 @@ versions, hashes of code and input versions, change with it). Nothing else is re
 registration for a client without one) as well as a materialization, so such assets are not
 re-run every day. Known limit: a code change alone does not re-run an asset that has never
 materialized (no recorded code version exists to compare); any input change still does.
+
+Why not Dagster's declarative automation (checked against the installed Dagster 1.13; issue 28.5):
+``AutomationCondition`` has the pieces (``code_version_changed``, ``data_version_changed``,
+``any_deps_updated``; https://docs.dagster.io/guides/automate/declarative-automation/) but not this
+behaviour. (1) Optional outputs: a successful run of an ``output_required=False`` asset that wrote
+nothing (``registration`` for a client without one) leaves the partition *missing*, so ``eager``'s
+``~any_deps_missing()`` blocks its downstream for ever; here that run counts as an evaluation.
+(2) Sources: the inputs are external assets observed without a run; ``eager`` / ``newly_updated``
+fire on every observation, not on a changed data version (dagster-io/dagster#28063, open), and
+updates of partitioned non-observable sources are not seen as parent updates (#19207, open).
+(3) One run per client, launched by the sensor that adds the partition, skipped while any code
+location has a run of that client in flight. (4) ``housestyle run`` plans without a daemon. The
+sensor tests (unchanged client → no run; new system file → ``system_outputs`` + ``scoring_run``;
+new decisions file → the set and what reads it) are the acceptance test for a future move.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -39,9 +52,9 @@ from assets.inbox import content_fingerprint, input_files, tm_files
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines.paths import client_path
+from pipelines.fingerprint import CODE_PACKAGES as INTERNAL_PACKAGES
+from pipelines.fingerprint import PACKAGE_ROOT, files_digest
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-INTERNAL_PACKAGES = ("pipelines", "assets")
 DATA_VERSION_TAG = "dagster/data_version"
 CODE_VERSION_TAG = "dagster/code_version"
 
@@ -66,17 +79,17 @@ def _registration_files(settings: HousestyleSettings, client: str) -> list[Path]
 
 # source asset key -> (the files it stands for, what it is). The registry of a client's file inputs.
 SOURCES: dict[str, tuple[Callable[[HousestyleSettings, str], list[Path]], str]] = {
-    "inbox_tm": (lambda s, c: tm_files(s.inbox, c), "inbox/<client>/tm/: the translation memories"),
-    "inbox_systems": (_client_folder("systems"), "inbox/<client>/systems/: outputs to score (a file, zip or folder each)"),
-    "inbox_generic": (_client_folder("generic"), "inbox/<client>/generic/: generic-system outputs (contrast)"),
-    "inbox_conventions": (_client_folder("conventions"), "inbox/<client>/conventions/: authored conventions"),
-    "inbox_decisions": (_client_file("decisions.parquet"), "inbox/<client>/decisions.parquet: linguists' decisions"),
-    "inbox_glossary": (_client_folder("glossary"), "inbox/<client>/glossary/: the client's termbase (import-glossary)"),
-    "inbox_ignores": (_client_file("ignores.parquet"), "inbox/<client>/ignores.parquet: reviewers' per-item ignores"),
-    "inbox_settings": (_client_file("settings.json"), "inbox/<client>/settings.json: the pass threshold"),
-    "inbox_splits": (_client_file("splits.json"), "inbox/<client>/splits.json: which units each mining run sees"),
-    "inbox_review": (_client_folder("review"), "inbox/<client>/review/: linguist reviews of a set's sample"),
-    "client_registrations": (_registration_files, "registrations/<client>/: frozen gold registrations"),
+    "inbox_tm": (lambda s, c: tm_files(s.inbox, c), "`inbox/<client>/tm/`: the translation memories"),
+    "inbox_systems": (_client_folder("systems"), "`inbox/<client>/systems/`: outputs to score (a file, zip or folder each)"),
+    "inbox_generic": (_client_folder("generic"), "`inbox/<client>/generic/`: generic-system outputs (contrast)"),
+    "inbox_conventions": (_client_folder("conventions"), "`inbox/<client>/conventions/`: authored conventions"),
+    "inbox_decisions": (_client_file("decisions.parquet"), "`inbox/<client>/decisions.parquet`: linguists' decisions"),
+    "inbox_glossary": (_client_folder("glossary"), "`inbox/<client>/glossary/`: the client's termbase (import-glossary)"),
+    "inbox_ignores": (_client_file("ignores.parquet"), "`inbox/<client>/ignores.parquet`: reviewers' per-item ignores"),
+    "inbox_settings": (_client_file("settings.json"), "`inbox/<client>/settings.json`: the pass threshold"),
+    "inbox_splits": (_client_file("splits.json"), "`inbox/<client>/splits.json`: which units each mining run sees"),
+    "inbox_review": (_client_folder("review"), "`inbox/<client>/review/`: linguist reviews of a set's sample"),
+    "client_registrations": (_registration_files, "`registrations/<client>/`: frozen gold registrations"),
 }
 
 
@@ -171,17 +184,13 @@ def dependency_versions() -> str:
 @lru_cache(maxsize=None)
 def code_version(module: str) -> str:
     """Dagster code version of the assets defined in ``module``: a hash of its import closure's source."""
-    digest = hashlib.sha256(dependency_versions().encode())
     files: set[Path] = set()
     for name in import_closure(module):
         path = _module_path(name)
         if path is not None:
             files.add(path)
             files.update(_data_files(path))
-    for path in sorted(files):
-        digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return files_digest(files, PACKAGE_ROOT, seed=dependency_versions().encode())[:16]
 
 
 # ---------------------------------------------------------------------------------------- staleness

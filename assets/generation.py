@@ -41,7 +41,7 @@ from pipelines import atomic
 from pipelines.contrast.cases import Unit
 from pipelines.contrast.mine import mine_contrast
 from pipelines.contrast.sampling import sample_units, units_from_frame
-from pipelines.conventions.io import load_authored, load_conventions, write_conventions
+from pipelines.rules.io import load_authored, load_conventions, write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.generation.base import Backend
 from pipelines.generation.cache import GenerationCache

@@ -108,7 +108,7 @@ class IngestConfig(Config):
     partitions_def=CLIENTS,
 )
 def tm_ingest(context: AssetExecutionContext, config: IngestConfig, settings: HousestyleSettings) -> Iterator[Any]:
-    """Ingest every file under inbox/<client>/tm/ (archives included) into tm_units / tm_rejects."""
+    """Ingest every file under `inbox/<client>/tm/` (archives included) into tm_units / tm_rejects."""
     client = context.partition_key
     tm_root = settings.client_dir(client) / "tm"
     files = tm_files(settings.inbox, client)

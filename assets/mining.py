@@ -29,9 +29,9 @@ from assets.metadata import md_counts
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventionset.version import sha256_file
-from pipelines.conventionset.build import build_set, pair_key, read_sources
+from pipelines.mining.build_set import build_set, pair_key, read_sources
 from pipelines.conventionset.decisions import DECISIONS_FILE
 from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
 from pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
@@ -178,11 +178,12 @@ def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
        code_version=code_version(__name__))
 def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
                    config: MiningConfig) -> Iterator[MaterializeResult]:
-    """The client's set, built by ``conventionset.build.build_set`` exactly as ``housestyle mine``
+    """The client's set, built by `mining.build_set.build_set` exactly as `housestyle mine`
     builds it: the merged candidates of every language pair, the generic system's contrast
-    candidates (negative_candidates), the authored rules of inbox/<client>/conventions/, the glossary
-    rules of inbox/<client>/glossary/ (import-glossary) and the review decisions of inbox/<client>/decisions.parquet (applied last), published to
-    rules_out/<client>/<set_version>/ with LATEST updated."""
+    candidates (negative_candidates), the authored rules of `inbox/<client>/conventions/`, the glossary
+    rules of `inbox/<client>/glossary/` (import-glossary) and the review decisions of
+    `inbox/<client>/decisions.parquet` (applied last), published to `rules_out/<client>/<set_version>/` with
+    `LATEST` updated."""
     client = context.partition_key
     pairs = _stored_pairs(client_path(settings.storage / "convention_candidates", client))
     contrast = client_path(settings.storage / "negative_candidates", client, "conventions.jsonl")

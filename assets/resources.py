@@ -2,39 +2,23 @@
 
 Each root is taken from (1) the resource field when set, (2) its environment variable, read when the
 path is asked for (so `dagster dev`, tests and the CLI can all point it elsewhere), (3) a default
-inside the project folder (``pipelines.project.resolve_project``: $HOUSESTYLE_ROOT, else the nearest
-folder upward from the working directory holding inbox/ and dagster.yaml; never the installed
-package's own folder). Deployments may also bind a field to ``dagster.EnvVar``.
+inside the project folder: ``pipelines.project.project_folder``, the one resolver every command uses
+too ($HOUSESTYLE_ROOT, else the nearest folder upward from the working directory holding inbox/ and
+dagster.yaml; never the installed package's own folder). Deployments may also bind a field to ``dagster.EnvVar``.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 from dagster import ConfigurableResource
 
 from pipelines.paths import client_path, under
-from pipelines.project import ENV_ROOT, resolve_project
+from pipelines.project import ENV_ROOT, project_folder, resolve_project
 
 # The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
 REPO_ROOT_DEFAULT = Path(__file__).resolve().parents[1]
-
-ENV_INBOX = "HOUSESTYLE_INBOX"
-ENV_RULES_OUT = "HOUSESTYLE_RULES_OUT"
-ENV_REGISTRATIONS = "HOUSESTYLE_REGISTRATIONS"
-ENV_STORAGE = "HOUSESTYLE_STORAGE"
-
-
-def _pick(field_value: str | None, env_name: str, default: Callable[[], Path]) -> Path:
-    """Field, else environment (read now, not at import), else the default (computed only when needed,
-    so a fully configured deployment never needs a project folder)."""
-    if field_value:
-        return Path(field_value)
-    from_env = os.environ.get(env_name)
-    return Path(from_env) if from_env else default()
-
 
 class HousestyleSettings(ConfigurableResource):
     """The folders of one housestyle project (SPEC.md §1 client layout, §3 project folders)."""
@@ -53,21 +37,21 @@ class HousestyleSettings(ConfigurableResource):
     @property
     def inbox(self) -> Path:
         """inbox/<client>/{tm,systems,generic,conventions}/ and splits.json."""
-        return _pick(self.inbox_root, ENV_INBOX, lambda: self.repo / "inbox")
+        return project_folder("inbox", self.inbox_root, project=lambda: self.repo)
 
     @property
     def rules_out(self) -> Path:
         """rules_out/<client>/<set_version>/ — what analysts pull."""
-        return _pick(self.rules_out_root, ENV_RULES_OUT, lambda: self.repo / "rules_out")
+        return project_folder("rules_out", self.rules_out_root, project=lambda: self.repo)
 
     @property
     def registrations(self) -> Path:
-        return _pick(self.registrations_root, ENV_REGISTRATIONS, lambda: self.repo / "registrations")
+        return project_folder("registrations", self.registrations_root, project=lambda: self.repo)
 
     @property
     def storage(self) -> Path:
         """Intermediate tables (tm_units, system outputs, ...): <storage>/<asset>/<client>/."""
-        return _pick(self.storage_root, ENV_STORAGE, lambda: self.repo / ".dagster" / "data")
+        return project_folder("storage", self.storage_root, project=lambda: self.repo)
 
     def client_dir(self, client: str) -> Path:
         """inbox/<client>/ (the name checked, the path kept under the inbox: pipelines.paths)."""

@@ -21,6 +21,7 @@ from assets.freshness import code_version
 from assets.inbox import system_files
 from assets.metadata import md_table
 from assets.partitions import CLIENTS
+from assets.reports import report_url
 from assets.resources import HousestyleSettings
 from pipelines import atomic
 from pipelines.scoring.audit import audit_status
@@ -46,7 +47,7 @@ def system_name(path: Path) -> str:
 
 @asset(partitions_def=CLIENTS, group_name="scoring", output_required=False, deps=["inbox_systems"], code_version=code_version(__name__))
 def system_outputs(context: AssetExecutionContext, settings: HousestyleSettings) -> Iterator[MaterializeResult]:
-    """The outputs to score: inbox/<client>/systems/<name>.<ext>, copied as read so a run can be replayed."""
+    """The outputs to score: `inbox/<client>/systems/<name>.<ext>`, copied as read so a run can be replayed."""
     client = context.partition_key
     files = delivery_files(settings.inbox, client)
     if not files:
@@ -180,6 +181,7 @@ def scoring_run(context: AssetExecutionContext, settings: HousestyleSettings, co
         "audit": f"{audit}: {audit_detail}",
         "run_dir": MetadataValue.path(str(run_dir)),
         "report": MetadataValue.path(str(run_dir / "report.html")),
+        **({"report_url": MetadataValue.url(url)} if (url := report_url(settings.rules_out, run_dir / "report.html")) else {}),
         "set_version": set_dir.name,
         "language_pair": pair,
         "per_dimension": MetadataValue.md(_dimension_table(scores)),

@@ -44,11 +44,10 @@ from pipelines.paths import CLIENT_GRAMMAR, UnsafePathError
 
 
 def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:
-    if context.repository_def is not None:
-        return context.repository_def
-    from assets.definitions import defs  # evaluated outside a code location (a test, a script)
-
-    return defs.get_repository_def()
+    """The code location's repository (a test builds its context with ``repository_def=``)."""
+    if context.repository_def is None:
+        raise RuntimeError("the inbox sensor runs inside a code location (its context has no repository)")
+    return context.repository_def
 
 
 def _watched(settings: HousestyleSettings, client: str, tm: list[Path]) -> str:

@@ -2,7 +2,10 @@
 
 A project is a folder holding ``inbox/`` and ``dagster.yaml`` (plus ``registrations/`` and
 ``rules_out/``). Every command works on one: ``--project DIR``, else ``$HOUSESTYLE_ROOT``, else the
-nearest folder upward from the working directory that holds both markers. Nothing here falls back
+nearest folder upward from the working directory that holds both markers. Each of its folders is
+found here too (``project_folder``): an explicit value (a flag, a resource field), else its own
+variable (``$HOUSESTYLE_INBOX``, ...), else the folder inside the project. Every command and the
+Dagster settings resource resolve paths through these two functions and nowhere else. Nothing here falls back
 to the installed package's own folder: an installed housestyle must never read from or write into
 site-packages, so without a project the answer is an error that says how to make one.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +24,17 @@ ENV_ROOT = "HOUSESTYLE_ROOT"
 INSTANCE_FILE = "dagster.yaml"
 WORKSPACE_FILE = "workspace.yaml"
 PROJECT_FOLDERS = ("inbox", "registrations", "rules_out")
+ENV_INBOX = "HOUSESTYLE_INBOX"
+ENV_RULES_OUT = "HOUSESTYLE_RULES_OUT"
+ENV_REGISTRATIONS = "HOUSESTYLE_REGISTRATIONS"
+ENV_STORAGE = "HOUSESTYLE_STORAGE"
+# folder kind -> (its environment variable, its place inside the project)
+FOLDERS: dict[str, tuple[str, str]] = {
+    "inbox": (ENV_INBOX, "inbox"),
+    "rules_out": (ENV_RULES_OUT, "rules_out"),
+    "registrations": (ENV_REGISTRATIONS, "registrations"),
+    "storage": (ENV_STORAGE, ".dagster/data"),
+}
 
 
 def is_project(folder: Path) -> bool:
@@ -54,6 +68,20 @@ def resolve_project(explicit: str | Path | None = None, environ: Mapping[str, st
         raise ConfigError(f"no housestyle project at or above {here} (a folder with inbox/ and {INSTANCE_FILE}): "
                           f"create one with `housestyle init DIR --demo`, or pass --project DIR or set ${ENV_ROOT}")
     return found
+
+
+def project_folder(kind: str, explicit: str | Path | None = None, *, project: Callable[[], Path] | None = None,
+                   environ: Mapping[str, str] | None = None) -> Path:
+    """One of the project's folders (``FOLDERS``): ``explicit``, else its variable (read now, not at
+    import), else inside ``project()`` (default ``resolve_project``; called only when needed, so a
+    fully configured deployment needs no project folder)."""
+    env_name, relative = FOLDERS[kind]
+    env = os.environ if environ is None else environ
+    if explicit:
+        return Path(explicit).expanduser()
+    if env.get(env_name):
+        return Path(env[env_name]).expanduser()
+    return (project() if project is not None else resolve_project(environ=env)) / relative
 
 
 @dataclass

@@ -107,7 +107,7 @@ def write_sealed_set(folder: Path, conventions: list[Any], manifest: dict[str, A
                      files: dict[str, Callable[[Path], object]] | None = None) -> Path:
     """A complete convention set folder (conventions.jsonl + any ``files``, sealed by a manifest with
     their sha256) named ``folder``; its set_version is the folder name unless ``manifest`` says."""
-    from pipelines.conventions.io import write_conventions
+    from pipelines.rules.io import write_conventions
     from pipelines.conventionset.store import publish_set
 
     def write(building: Path) -> None:

@@ -1,48 +1,27 @@
 """The layering rules of SPEC.md §1, proved from the source (an AST walk of every module).
 
 `pipelines/` is plain Python + polars: it never imports dagster or the `assets` layer, not even
-lazily inside a function, so the domain code stays testable and reusable without an orchestrator.
+lazily inside a function (tests/imports.py reads them), so the domain code stays testable and
+reusable without an orchestrator.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from tests.imports import absolute_imports
 
 REPO = Path(__file__).resolve().parents[1]
 PIPELINES = REPO / "pipelines"
 FORBIDDEN_IN_PIPELINES = ("dagster", "dagster_webserver", "dagster_graphql", "assets")
 
 
-def imported_modules(path: Path) -> list[tuple[str, int]]:
-    """Every absolute module name a file imports (module level or nested), with its line."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: list[tuple[str, int]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(alias.name, node.lineno) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.module, node.lineno))
-        elif isinstance(node, ast.Call) and _is_dynamic_import(node):
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.append((arg.value, node.lineno))
-    return found
-
-
-def _is_dynamic_import(node: ast.Call) -> bool:
-    """importlib.import_module("x") or __import__("x") with a literal name."""
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    return name in ("import_module", "__import__") and bool(node.args)
-
-
 def violations(root: Path, forbidden: tuple[str, ...]) -> list[str]:
     bad = []
     for path in sorted(root.rglob("*.py")):
-        for module, line in imported_modules(path):
+        for module, line in absolute_imports(path):
             top = module.split(".")[0]
             if top in forbidden:
                 bad.append(f"{path.relative_to(REPO)}:{line}: imports {module}")
@@ -68,4 +47,4 @@ def test_pipelines_never_imports_dagster_or_assets() -> None:
 def test_the_walk_sees_every_import_form(tmp_path: Path, source: str, expected: list[str]) -> None:
     module = tmp_path / "m.py"
     module.write_text(source, encoding="utf-8")
-    assert [name for name, _ in imported_modules(module)] == expected
+    assert [name for name, _ in absolute_imports(module)] == expected

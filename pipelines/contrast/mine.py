@@ -29,6 +29,7 @@ from pipelines.contrast.demote import Usage, majority, noise_reason, relation, t
 from pipelines.contrast.params import DEFAULT_CONTRAST_PARAMS, ContrastParams
 from pipelines.conventions.folding import fold_text
 from pipelines.conventions.model import Convention
+from pipelines.fingerprint import code_version
 
 CONTRAST_FORMAT = "housestyle-contrast/1"
 GRAMMAR = ("inflection", "function_words")  # same term, other grammar: demoted
@@ -164,7 +165,7 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
     conventions = contrast_conventions(term_rules, candidates, params, system=system)
     stats = _stats(counts, occurrences, groups, recurring, candidates, len(term_rules), has_lemmas(tgt_lang))
     signature = (f"{CONTRAST_FORMAT}|system:{system}|params:{params.params_hash()}|rules:{len(term_rules)}"
-                 f"|units:{len(units)}|lemmas:{'yes' if has_lemmas(tgt_lang) else 'no'}")
+                 f"|units:{len(units)}|lemmas:{'yes' if has_lemmas(tgt_lang) else 'no'}|housestyle:{code_version()}")
     return ContrastResult(candidates, occurrence_frame(occurrences, term_rules), conventions, stats, signature)
 
 

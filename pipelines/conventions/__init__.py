@@ -1,1 +1,3 @@
-"""Conventions as data: the model, loading/validation, matching. Knows nothing of miners or gold."""
+"""Conventions as data: the model, folding and matching, regex guards. Knows nothing of rule types,
+miners or gold (loading and validation, which need the rule types, are ``pipelines.rules.io`` and
+``pipelines.rules.validate``)."""

@@ -27,7 +27,7 @@ import polars as pl
 
 from pipelines import atomic
 from pipelines.conventions.model import Convention, canonical_json
-from pipelines.conventions.validate import validate_convention
+from pipelines.rules.validate import validate_convention
 from pipelines.errors import ConventionError, InputError
 
 DECISIONS_FILE = "decisions.parquet"

@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import convention_source
 

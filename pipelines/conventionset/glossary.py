@@ -15,7 +15,7 @@ from typing import Any
 
 from pipelines.conventions.compiled import Entry, compile_generic
 from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.io import forms_of
+from pipelines.rules.io import forms_of
 from pipelines.conventions.model import Convention
 from pipelines.mining.tokens import fold_count
 

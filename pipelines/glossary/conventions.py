@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pipelines.conventions.matching import no_space_target, plain_regex
 from pipelines.conventions.model import Convention
-from pipelines.conventions.validate import validate_convention
+from pipelines.rules.validate import validate_convention
 from pipelines.errors import ConventionError
 from pipelines.glossary.model import Concept, Refusal
 from pipelines.mining.paradigm import generated_forms

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.conventions.io import write_conventions
+from pipelines.rules.io import write_conventions
 from pipelines.errors import UnsupportedFormatError
 from pipelines.glossary.conventions import Converted, to_conventions
 from pipelines.glossary.model import Concept, Refusal

@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.errors import InputError
+from pipelines.fingerprint import code_version
 from pipelines.metaeval.mqm import MqmData, load_mqm, sniff_layout
 
 DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
@@ -93,7 +94,8 @@ def samples_from_mqm(data: MqmData, reference_systems: Sequence[str] = DEFAULT_R
                            pl.lit(data.lp).alias("lp"))
              .select(list(SAMPLES_SCHEMA)).cast(dict(SAMPLES_SCHEMA)).sort("seg_id", "system"))
     src, _, tgt = data.lp.partition("-")
-    signature = f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source,no-zero-weight)"
+    signature = (f"{data.signature}|refs:{'+'.join(refs)}|label:major-or-nontranslation(no-source,no-zero-weight)"
+                 f"|housestyle:{code_version()}")
     return Samples(data.lp, src, tgt, frame, refs, signature)
 
 

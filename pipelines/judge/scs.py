@@ -19,7 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.scoring.check import applies
 from pipelines.scoring.engine import score_systems

@@ -31,6 +31,7 @@ import polars as pl
 from numpy.typing import NDArray
 
 from pipelines.errors import InputError
+from pipelines.fingerprint import code_version
 from pipelines.metaeval import stats
 from pipelines.metaeval.metrics import (
     METRIC_NAMES,
@@ -203,7 +204,7 @@ def _row(lp: str, view: MetricView, level: str, values: Mapping[str, NDArray[np.
          n_systems: int, n_segments: int, n_bootstrap: int) -> dict[str, object]:
     row: dict[str, object] = {"lp": lp, "metric": view.metric, "references": view.references, "level": level,
                               "n_systems": n_systems, "n_segments": n_segments, "n_bootstrap": n_bootstrap,
-                              "signature": view.signature}
+                              "signature": f"{view.signature}|housestyle:{code_version()}"}
     for fig in FIGURES:
         arr = values.get(fig)
         point = None if arr is None or np.isnan(arr[0]) else float(arr[0])

@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.conventions.factors import literal_forms
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import OpenedSet, convention_source
 from pipelines.errors import InputError

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from pipelines.conventions.model import Convention
-from pipelines.conventions.validate import validate_convention
+from pipelines.rules.validate import validate_convention
 from pipelines.mining.corpus import Corpus, hashed_sample
 from pipelines.scoring.check import check_item
 

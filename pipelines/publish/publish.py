@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventionset.store import convention_source
 from pipelines.errors import ConfigError
 from pipelines.publish.csv_glossary import write_csv

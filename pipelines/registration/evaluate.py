@@ -10,16 +10,16 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import convention_source
 from pipelines.errors import InputError
+from pipelines.fingerprint import code_version
 from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
 from pipelines.registration.freeze import load_registration, sha256_file
 from pipelines.registration.gold import (
@@ -212,7 +212,7 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
     units_hash = tm_hash(units)
     review_hash = sha256_file(review)[:12] if review is not None else "none"
     signature = (f"reg:{reg.client}/{reg.version}#{reg.registration_hash[:12]}|rules:{reg.counting_rules['id']}"
-                 f"|set:{cset.set_version}|tm:{units_hash[:12]}|review:{review_hash}|housestyle:{_code_version()}")
+                 f"|set:{cset.set_version}|tm:{units_hash[:12]}|review:{review_hash}|housestyle:{code_version()}")
     return Evaluation(
         client=reg.client,
         registration={"path": str(reg_dir), "version": reg.version, "registration_hash": reg.registration_hash,
@@ -227,13 +227,6 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
 def _result(gate: Gate, value: float | None, status: str, reason: str, detail: dict[str, Any]) -> GateResult:
     return GateResult(name=gate.name, metric=gate.metric, split=gate.split, gold=gate.gold, threshold=gate.threshold,
                       value=value, status=status, on_fail=gate.on_fail, role=gate.role, reason=reason, detail=detail)
-
-
-def _code_version() -> str:
-    try:
-        return metadata.version("housestyle")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def set_directory(conventions: Path) -> Path:

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.conventions.model import Convention
-from pipelines.conventions.validate import validate_conventions
+from pipelines.rules.validate import validate_conventions
 from pipelines.conventionset.decisions import (
     DECISION_WORDS,
     DECISIONS_SCHEMA,

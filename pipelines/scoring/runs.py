@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 import polars as pl
 
 from pipelines import atomic
-from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.rules.io import load_conventions, write_conventions
 from pipelines.conventions.model import Convention, canonical_json
 from pipelines.scoring.adequacy import adequacy_table
 from pipelines.scoring.builtin import builtin_conventions
@@ -37,7 +37,8 @@ from pipelines.scoring.run_record import (
     copy_run,
     open_run,
 )
-from pipelines.scoring.signature import code_version, set_hash
+from pipelines.fingerprint import code_version
+from pipelines.scoring.signature import set_hash
 from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 
 LOG = logging.getLogger("housestyle.scoring")

@@ -6,19 +6,12 @@ from __future__ import annotations
 import hashlib
 import sys
 import unicodedata
-from importlib.metadata import PackageNotFoundError, version
 from typing import Sequence
 
 from pipelines.conventions.model import Convention
+from pipelines.fingerprint import code_version
 
 SCORER_NAME = "housestyle-scs"
-
-
-def code_version() -> str:
-    try:
-        return version("housestyle")
-    except PackageNotFoundError:  # running from a checkout without install
-        return "0+unknown"
 
 
 def set_hash(conventions: Sequence[Convention]) -> str:
@@ -28,8 +21,9 @@ def set_hash(conventions: Sequence[Convention]) -> str:
 
 
 def score_signature(conventions: Sequence[Convention], n_segments: int, statuses: Sequence[str] | None = None) -> str:
-    """e.g. ``housestyle-scs|v:0.1.0|set:3f2a…|n:12|status:candidate+validated|rules:forbidden+term|modes:caseless+exact|segs:3071|py:3.11|unicode:14.0.0``.
-    Python and Unicode versions are part of it: casefold, NFKC and ``re`` classes follow them.
+    """e.g. ``housestyle-scs|v:0.2.0+code.9c1e0a…|set:3f2a…|n:12|status:candidate+validated|rules:forbidden+term|modes:caseless+exact|segs:3071|py:3.11|unicode:14.0.0``.
+    ``v`` is the package version and the code fingerprint (pipelines/fingerprint.py): any code change
+    moves it. Python and Unicode versions are part of it: casefold, NFKC and ``re`` classes follow them.
     ``status`` is the status selection the run scored (``statuses``); without one, the statuses of
     the conventions given (a caller that selected nothing scored whatever it passed)."""
     chosen = sorted(set(statuses) if statuses is not None else {c.status for c in conventions})

@@ -15,8 +15,8 @@ REGISTRATION_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "regi
 
 @pytest.fixture()
 def registration_repo(tmp_path: Path) -> Path:
-    """A repository-shaped folder for registrations: gold sources, inbox/fx/splits.json, the
-    fixture spec (registrations/specs/fx.json) and a tm_units.parquet."""
+    """A project folder for registrations: gold sources, inbox/fx/splits.json, the fixture spec
+    (registrations/specs/fx.json), a tm_units.parquet and dagster.yaml."""
     import polars as pl
 
     (tmp_path / "gold_src").mkdir()
@@ -27,6 +27,7 @@ def registration_repo(tmp_path: Path) -> Path:
     (tmp_path / "registrations" / "specs").mkdir(parents=True)
     shutil.copyfile(REGISTRATION_FIXTURES / "spec_fixture.json", tmp_path / "registrations" / "specs" / "fx.json")
     pl.read_ndjson(REGISTRATION_FIXTURES / "units.jsonl").write_parquet(tmp_path / "tm_units.parquet")
+    (tmp_path / "dagster.yaml").write_text("", encoding="utf-8")  # a project: --project can name it
     return tmp_path
 
 

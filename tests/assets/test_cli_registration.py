@@ -25,7 +25,9 @@ def _term(src: str, expected: str) -> Convention:
     return Convention(dimension=f"term:{src}", rule="term", src=src, expected_terms=[expected], src_lang="en", tgt_lang="fr")
 
 
-def test_register_then_evaluate_then_review(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_register_then_evaluate_then_review(repo: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOUSESTYLE_ROOT", str(repo))  # review-import files into this project's inbox
     assert main(["register", "--client", "fx", "--root", str(repo)]) == 0
     out = capsys.readouterr().out
     assert f"froze fx v1 at {repo / 'registrations' / 'fx' / 'v1'}" in out and "registration_hash " in out

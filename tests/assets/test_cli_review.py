@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from assets.cli import main
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.version import sha256_file
 from tests.conftest import REPO_ROOT, write_sealed_set
@@ -126,8 +126,10 @@ def _term(src: str, expected: str) -> Convention:
 
 
 def test_with_a_registration_the_rows_are_filed_for_its_precision_gate(registration_repo: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+                                                                       capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     tmp_path = registration_repo
+    monkeypatch.setenv("HOUSESTYLE_ROOT", str(tmp_path))  # the project whose inbox the rows are filed in
     assert main(["register", "--client", "fx", "--root", str(tmp_path)]) == 0
     set_dir = write_sealed_set(tmp_path / "rules_out" / "fx" / "s1", [_term("air mass", "masse d'air"), _term("fever", "fièvre")],
                                {"client": "fx"})

@@ -13,7 +13,7 @@ from assets.generation import GeneratorResource, contrast_outputs, negative_cand
 from assets.ingest import tm_ingest
 from assets.partitions import CLIENTS_PARTITIONS_NAME
 from assets.resources import HousestyleSettings
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.errors import ConfigError
 from pipelines.generation.openai_compat import OpenAICompatBackend
 from pipelines.generation.precomputed import PrecomputedBackend

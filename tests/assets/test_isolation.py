@@ -6,8 +6,9 @@
 2. Dagster asset graph: no asset upstream of ``convention_candidates`` reads gold (tag
    ``housestyle/reads_gold`` or a registration/gold key), and the code module of every
    such upstream asset neither imports the registration code nor touches the registrations folder.
-Until the miner exists, the miner-side assertions skip with a reason naming what is missing; the
-walker itself is proven on a planted violation so a pass is never vacuous.
+A guard whose subject is missing (a package emptied, an asset or command renamed) FAILS, naming
+what it looked for, rather than skipping; the walker (tests/imports.py) is proven on a planted
+violation so a pass is never vacuous.
 """
 
 from __future__ import annotations
@@ -20,99 +21,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import REPO_ROOT
+from tests.imports import chain, forbidden_reaches, module_index, reach
 
-PACKAGES = ("pipelines", "assets")
 MINER_PACKAGES = ("pipelines.mining", "pipelines.contrast")
 CHECKER_PACKAGES = ("pipelines.scoring", "pipelines.rules", "pipelines.conventions")
 GOLD_TAG = "housestyle/reads_gold"
 GOLD_KEY_WORDS = ("registration", "gold")  # plus the explicit tag (miner_evaluation carries it)
-
-
-def module_index(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
-    """Dotted module name -> file, for every .py under the given top-level packages."""
-    index: dict[str, Path] = {}
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            index[".".join(parts)] = path
-    return index
-
-
-def _parents(name: str) -> list[str]:
-    parts = name.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts))]
-
-
-def imports_of(name: str, path: Path, index: dict[str, Path]) -> set[str]:
-    """Internal modules ``name`` imports (any nesting level), with the packages Python runs on the way."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
-        elif isinstance(node, ast.Call) and _dynamic_import_name(node):
-            targets = [_dynamic_import_name(node)]
-        for target in targets:
-            for candidate in [*_parents(target), target]:
-                if candidate in index:
-                    found.add(candidate)
-    found.update(p for p in _parents(name) if p in index)  # importing a.b.c runs a and a.b first
-    found.discard(name)
-    return found
-
-
-def _dynamic_import_name(node: ast.Call) -> str:
-    func = node.func
-    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    if called in ("import_module", "__import__") and node.args:
-        arg = node.args[0]
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            return arg.value
-    return ""
-
-
-def reach(start: str, index: dict[str, Path]) -> dict[str, str]:
-    """Every module transitively imported from ``start``: module -> the module that imported it first."""
-    came_from: dict[str, str] = {start: ""}
-    stack = [start]
-    while stack:
-        current = stack.pop()
-        for target in sorted(imports_of(current, index[current], index)):
-            if target not in came_from:
-                came_from[target] = current
-                stack.append(target)
-    return came_from
-
-
-def chain(came_from: dict[str, str], end: str) -> str:
-    path = [end]
-    while came_from[path[-1]]:
-        path.append(came_from[path[-1]])
-    return " -> ".join(reversed(path))
-
-
-def forbidden_reaches(index: dict[str, Path], sources: tuple[str, ...], forbidden: str) -> list[str]:
-    bad = []
-    for name in sorted(index):
-        if any(name == s or name.startswith(s + ".") for s in sources):
-            came_from = reach(name, index)
-            for target in sorted(came_from):
-                if target == forbidden or target.startswith(forbidden + "."):
-                    bad.append(chain(came_from, target))
-    return bad
 
 
 def _modules_under(index: dict[str, Path], packages: tuple[str, ...]) -> list[str]:
@@ -151,8 +66,7 @@ def test_walker_sees_the_real_registration_package() -> None:
 def test_no_mining_module_imports_the_registration_code() -> None:
     index = module_index(REPO_ROOT)
     miners = _modules_under(index, MINER_PACKAGES)
-    if not miners:
-        pytest.skip("pipelines/mining and pipelines/contrast not yet written: nothing to prove yet")
+    assert miners, "pipelines/mining and pipelines/contrast hold no module: the guard would prove nothing"
     assert forbidden_reaches(index, MINER_PACKAGES, "pipelines.registration") == []
 
 
@@ -160,8 +74,7 @@ def test_no_mining_module_names_gold_paths() -> None:
     """No string literal in miner code points at a registration or gold folder."""
     index = module_index(REPO_ROOT)
     miners = _modules_under(index, MINER_PACKAGES)
-    if not miners:
-        pytest.skip("pipelines/mining and pipelines/contrast not yet written: nothing to prove yet")
+    assert miners, "pipelines/mining and pipelines/contrast hold no module: the guard would prove nothing"
     bad = []
     for name in miners:
         for node in ast.walk(ast.parse(index[name].read_text(encoding="utf-8"))):
@@ -222,8 +135,7 @@ def test_nothing_upstream_of_convention_candidates_reads_gold() -> None:
 
     graph = _graph()
     key = AssetKey("convention_candidates")
-    if key not in graph.get_all_asset_keys():
-        pytest.skip("convention_candidates not yet defined")
+    assert key in graph.get_all_asset_keys(), "asset convention_candidates is missing (renamed?): update the guard"
     upstream = _upstream(graph, key) | {key}
     assert sorted("/".join(k.path) for k in upstream if _reads_gold(graph.get(k))) == []
 
@@ -232,8 +144,7 @@ def test_no_candidate_producing_asset_reads_gold_or_its_code() -> None:
     """Every candidate-producing asset and all its ancestors: no gold asset, no gold code in their modules."""
     graph = _graph()
     candidates = _candidate_keys(graph)
-    if not candidates:
-        pytest.skip("no candidate-producing asset (*_candidates, contrast_outputs) defined yet")
+    assert candidates, "no candidate-producing asset (*_candidates, contrast_outputs) found (renamed?): update the guard"
     index = module_index(REPO_ROOT)
     bad: list[str] = []
     for key in candidates:
@@ -300,8 +211,7 @@ def test_miner_output_is_byte_identical_without_gold_and_never_opens_it(tmp_path
     every open() shows that neither run touched a registration, gold or termbase file."""
     from assets.cli import build_parser
 
-    if not re.search(r"^\s+mine\s", build_parser().format_help(), re.MULTILINE):
-        pytest.skip("`housestyle mine` not yet registered: nothing to run")
+    assert re.search(r"^\s+mine\s", build_parser().format_help(), re.MULTILINE), "`housestyle mine` is not registered"
     tm = REPO_ROOT / "inbox" / "mozilla-fr" / "tm" / "vpn" / "fr" / "extras.xliff"  # dev domain
     gold_roots = [str(REPO_ROOT / "registrations"), "/gold/", "terminologies", ".tbx"]
     empty = tmp_path / "elsewhere"

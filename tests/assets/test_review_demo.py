@@ -19,9 +19,9 @@ import polars as pl
 import pytest
 
 from assets.cli import main
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.build import build_set, pair_key, read_sources
+from pipelines.mining.build_set import build_set, pair_key, read_sources
 from pipelines.conventionset.decisions import identity_of
 from pipelines.ingest import ingest_files
 from pipelines.mining.corpus import corpus_from_units, read_units_for_mining

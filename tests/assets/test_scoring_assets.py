@@ -12,7 +12,7 @@ from dagster import DagsterInstance, materialize
 from assets.partitions import CLIENTS
 from assets.resources import HousestyleSettings
 from assets.scoring import scoring_run, system_outputs
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.run_record import open_run
 from tests.conftest import write_sealed_set
 
@@ -91,6 +91,9 @@ def test_the_metadata_shows_the_report_summary_table(install: Path, dagster_home
     assert good.startswith("| good | **100.0** |")  # the only system is the best one
     assert "scored: candidate+validated; left out: none" in summary
     assert _metadata(result, "statuses_scored") == "candidate+validated"
+    # one click from the UI: the report on the reports server `housestyle ui` starts (rules_out/ served)
+    assert str(_metadata(result, "report_url")).endswith("/report.html")
+    assert str(_metadata(result, "report_url")).startswith("http://127.0.0.1:")
 
 
 def test_the_asset_config_picks_the_statuses(install: Path, dagster_home: Path) -> None:

@@ -193,7 +193,7 @@ def test_a_new_decisions_file_rebuilds_the_set_that_follows_it(dagster_home: Pat
     what reads it run again; the convention_set asset applies the decisions."""
     import polars as pl
 
-    from pipelines.conventions.io import load_conventions
+    from pipelines.rules.io import load_conventions
     from pipelines.conventionset.decisions import DECISIONS_SCHEMA, identity_of
 
     with DagsterInstance.get() as instance:
@@ -221,7 +221,7 @@ def test_a_new_glossary_file_rebuilds_the_set_that_includes_it(dagster_home: Pat
                                                                 install_root: Path) -> None:
     """import-glossary writes inbox/<client>/glossary/<name>.jsonl: the sensor notices it, the set runs
     again (not the ingest) and includes the glossary rule."""
-    from pipelines.conventions.io import load_conventions, write_conventions
+    from pipelines.rules.io import load_conventions, write_conventions
     from pipelines.conventions.model import Convention
 
     with DagsterInstance.get() as instance:

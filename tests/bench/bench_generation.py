@@ -25,7 +25,7 @@ import polars as pl
 
 from pipelines.contrast.mine import mine_contrast
 from pipelines.contrast.sampling import sample_units, units_from_frame
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.generation.cache import GenerationCache
 from pipelines.generation.llamacpp import LlamaCppBackend

@@ -26,7 +26,7 @@ import polars as pl
 
 from pipelines.contrast.mine import mine_contrast
 from pipelines.contrast.sampling import units_from_frame
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.ingest import ingest_files
 from pipelines.segments import load_segments
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.ingest import ingest_files
 from pipelines.registration.fold import contains_bounded, fold
 from pipelines.registration.freeze import load_registration

@@ -32,7 +32,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.engine import score_systems
 
 REPO = Path(__file__).resolve().parents[2]

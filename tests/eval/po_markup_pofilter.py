@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 from translate.storage import factory
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.ingest import ingest_files
 from pipelines.scoring.check import check_item
 

@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.registration.freeze import load_registration
 from pipelines.registration.gold import load_term_pairs
 from pipelines.registration.terms import recovered_pairs

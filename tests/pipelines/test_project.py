@@ -71,3 +71,15 @@ def test_write_project_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -
     a_file.write_text("", encoding="utf-8")
     with pytest.raises(ConfigError, match="not a folder"):
         write_project(a_file, layout)
+
+
+def test_project_folder_takes_the_flag_then_its_variable_then_the_project(tmp_path: Path) -> None:
+    from pipelines.project import ENV_INBOX, ENV_STORAGE, project_folder
+
+    project = tmp_path / "p"
+    env = {ENV_INBOX: str(tmp_path / "elsewhere")}
+    assert project_folder("inbox", tmp_path / "flag", project=lambda: project, environ=env) == tmp_path / "flag"
+    assert project_folder("inbox", None, project=lambda: project, environ=env) == tmp_path / "elsewhere"
+    assert project_folder("rules_out", None, project=lambda: project, environ=env) == project / "rules_out"
+    assert project_folder("storage", None, project=lambda: project, environ={ENV_STORAGE: ""}) == project / ".dagster" / "data"
+    assert project_folder("inbox", None, environ={"HOUSESTYLE_ROOT": str(project)}) == project.resolve() / "inbox"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.io import load_authored, load_conventions
+from pipelines.rules.io import load_authored, load_conventions
 from pipelines.errors import ConventionError, InputError
 from pipelines.segments import load_segments
 from pipelines.textinput import text_lines, yaml_value

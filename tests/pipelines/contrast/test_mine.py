@@ -12,7 +12,7 @@ from pipelines.contrast.cases import Unit, find_cases
 from pipelines.contrast.conventions import as_regex, fold_contrast
 from pipelines.contrast.mine import ContrastResult, mine_contrast
 from pipelines.contrast.params import ContrastParams
-from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.rules.io import load_conventions, write_conventions
 from pipelines.scoring.check import check_item
 from pipelines.segments import load_segments
 

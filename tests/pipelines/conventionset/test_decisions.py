@@ -8,10 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.matching import plain_regex
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.build import SET_STEPS, follow_decisions, build_set, read_sources
+from pipelines.mining.build_set import SET_STEPS, follow_decisions, build_set, read_sources
 from pipelines.conventionset.decisions import (
     DECISIONS_SCHEMA,
     append_decisions,

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from assets.cli import main
-from pipelines.conventionset.build import mine_to_set
+from pipelines.mining.build_set import mine_to_set
 from pipelines.conventionset.store import convention_source, open_set
 from pipelines.errors import InputError
 from tests.conftest import REPO_ROOT
@@ -103,7 +103,7 @@ WRITE_CHILD = (
     "from pathlib import Path\n"
     "import numpy as np, polars as pl\n"
     "from pipelines.conventions.model import Convention\n"
-    "from pipelines.conventionset.writer import write_set\n"
+    "from pipelines.mining.set_writer import write_set\n"
     "from pipelines.mining.merge import MiningResult\n"
     "conv = Convention(dimension='term:fever', rule='term', src='fever', expected_terms=['fièvre'], src_lang='en', tgt_lang='fr')\n"
     "n = 1_000_000\n"

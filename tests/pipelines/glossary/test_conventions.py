@@ -89,7 +89,7 @@ def test_real_termbases(tmp_path: Path, path: str, imported: int, refused: int) 
 
 
 def test_every_new_set_includes_the_glossary_and_reports_the_conflict(tmp_path: Path) -> None:
-    from pipelines.conventionset.build import build_set, read_sources
+    from pipelines.mining.build_set import build_set, read_sources
     from pipelines.mining.merge import MiningResult
 
     done = import_glossary(FIXTURES / "basic2008.tbx", inbox=tmp_path / "inbox", client="fx", src_lang="en", tgt_lang="fr")

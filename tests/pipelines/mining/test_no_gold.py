@@ -3,7 +3,6 @@ whether or not the gold/registration files can be opened (an audit hook forbids 
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import subprocess
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import REPO_ROOT
+from tests.imports import forbidden_reaches, module_index
 
 HOOK = """
 import os, sys
@@ -27,13 +27,8 @@ sys.exit(main(sys.argv[1:]))
 
 
 def test_no_mining_module_imports_registration() -> None:
-    for path in sorted((REPO_ROOT / "pipelines" / "mining").rglob("*.py")) + sorted(
-            (REPO_ROOT / "pipelines" / "conventionset").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n.startswith("pipelines.registration") for n in names), path
+    index = module_index(REPO_ROOT, ("pipelines",))
+    assert forbidden_reaches(index, ("pipelines.mining", "pipelines.conventionset"), "pipelines.registration") == []
 
 
 def _mine(tm: Path, out: Path, cwd: Path, hooked: bool) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipelines.conventionset.build import mine_to_set
+from pipelines.mining.build_set import mine_to_set
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.mine import term_group
 from pipelines.mining.params import MiningParams

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventionset.writer import write_set
+from pipelines.mining.set_writer import write_set
 from pipelines.mining.corpus import Corpus
 from pipelines.mining.merge import MiningResult, empty_evidence
 from pipelines.mining.mine import mine_corpus

@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.io import write_conventions
+from pipelines.rules.io import write_conventions
 from pipelines.conventions.model import Convention
 from pipelines.registration.evaluate import evaluate
 from pipelines.registration.gold import (

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.check import check_item
 from pipelines.scoring.engine import score_systems
 from pipelines.segments import load_segments

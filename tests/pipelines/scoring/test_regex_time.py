@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventions.timed_regex import DEFAULT_TIMEOUT_S, MAX_FAST_TEXT, TimedPattern, per_start_cost
 from pipelines.errors import ConventionError

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.audit import audit_status
 from pipelines.scoring.report import highlight
 from pipelines.scoring.runs import acknowledge_run, run_scoring, score_into_set, store_run

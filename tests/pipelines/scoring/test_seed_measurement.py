@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.conventions.folding import fold_text
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.errors import ConventionError
 from pipelines.scoring.check import check_item

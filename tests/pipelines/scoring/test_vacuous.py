@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.rules.registry import is_vacuous
 from pipelines.scoring.check import check_item

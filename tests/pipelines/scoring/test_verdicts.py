@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from pipelines.conventions.io import load_conventions
+from pipelines.rules.io import load_conventions
 from pipelines.scoring.ignores import append_ignores, read_ignores
 from pipelines.scoring.issues import read_ignore_marks
 from pipelines.scoring.runs import run_scoring

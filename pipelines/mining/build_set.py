@@ -26,12 +26,12 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.contrast.conventions import fold_contrast_with_evidence
-from pipelines.conventions.io import load_authored, load_conventions
+from pipelines.rules.io import load_authored, load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import apply_decisions, read_decisions
 from pipelines.conventionset.glossary import merge_glossary
 from pipelines.conventionset.version import sha256_file
-from pipelines.conventionset.writer import WrittenSet, write_set
+from pipelines.mining.set_writer import WrittenSet, write_set
 from pipelines.mining.corpus import corpus_from_units
 from pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult, empty_evidence
 from pipelines.mining.mine import mine_corpus

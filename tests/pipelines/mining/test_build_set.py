@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.build import SET_STEPS, InputFile, SetDraft, SetSources, build_set
+from pipelines.mining.build_set import SET_STEPS, InputFile, SetDraft, SetSources, build_set
 from pipelines.mining.merge import MiningResult
 
 

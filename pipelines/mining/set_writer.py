@@ -20,15 +20,11 @@ from typing import Any
 import polars as pl
 
 from pipelines import atomic
-from pipelines.conventions.io import conventions_frame, derived_fields
+from pipelines.rules.io import conventions_frame, derived_fields
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import publish_set
-from pipelines.conventionset.version import (
-    SET_FORMAT,
-    code_version,
-    resource_versions,
-    set_version_of,
-)
+from pipelines.conventionset.version import SET_FORMAT, resource_versions, set_version_of
+from pipelines.fingerprint import code_version
 from pipelines.mining.conflicts import conflict_rows
 from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
 from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA

@@ -21,6 +21,7 @@ from pipelines.conventions.folding import fold_text, nfkc_changes
 from pipelines.conventions.model import MATCH_MODES, ORIGINS, RULE_TYPES, STATUSES, Convention
 from pipelines.conventions.regex_guard import compile_problem, min_width, slow_patterns, static_problem
 from pipelines.errors import ConventionError
+from pipelines.rules.registry import RULES, is_vacuous
 
 
 LOG = logging.getLogger("housestyle.conventions")
@@ -100,8 +101,6 @@ def validate_convention(conv: Convention, *, path: str | None = None, label: str
 
 
 def _validate(conv: Convention, path: str | None, label: str | None) -> None:
-    from pipelines.rules.registry import RULES  # rules import conventions; import lazily
-
     if not isinstance(conv.dimension, str) or not conv.dimension.strip():
         raise _err(conv, "dimension is empty", "dimension", path, label)
     kind, sep, name = conv.dimension.partition(":")
@@ -179,8 +178,6 @@ def validate_conventions(
     of every regex (see ``regex_guard``). ``locations`` (a line number, or ``row 3``) say where
     each convention was read in ``path``; errors and warnings name ``path:location``. A vacuous
     convention is logged as a warning (logger ``housestyle.conventions``), never refused."""
-    from pipelines.rules.registry import is_vacuous
-
     seen: dict[str, str] = {}
     for index, conv in enumerate(conventions):
         label = labels[index] if labels else None

@@ -20,7 +20,7 @@ from rapidfuzz.distance import Levenshtein
 from pipelines import atomic
 from pipelines.conventions.factors import literal_forms
 from pipelines.conventions.model import Convention, canonical_json, convention_id_of
-from pipelines.conventions.validate import at_location, validate_conventions
+from pipelines.rules.validate import at_location, validate_conventions
 from pipelines.errors import ConventionError, InputError
 from pipelines.textinput import json_value, read_text, text_lines, too_deep, yaml_value
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.io import load_conventions, write_conventions
+from pipelines.rules.io import load_conventions, write_conventions
 from pipelines.errors import ConventionError, InputError
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"

@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.conventions.model import Convention
 from pipelines.conventions.regex_guard import slow_patterns, static_problem
-from pipelines.conventions.validate import validate_convention, validate_conventions
+from pipelines.rules.validate import validate_convention, validate_conventions
 from pipelines.errors import ConventionError
 
 
