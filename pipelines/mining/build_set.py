@@ -29,7 +29,7 @@ from pipelines.contrast.conventions import fold_contrast_with_evidence
 from pipelines.rules.io import load_authored, load_conventions
 from pipelines.conventions.model import Convention
 from pipelines.conventionset.decisions import apply_decisions, read_decisions
-from pipelines.conventionset.glossary import merge_glossary
+from pipelines.mining.set_glossary import merge_glossary
 from pipelines.conventionset.version import sha256_file
 from pipelines.mining.set_writer import WrittenSet, write_set
 from pipelines.mining.corpus import corpus_from_units

@@ -129,8 +129,12 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     if tags in ("VERB", "AUX") and " " not in key:
         out |= lexicon.lemma_forms(key, lang)
     attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen
+    # a word the lexicon does not know (courriel) cannot have its inflections judged by it: its regular
+    # forms (courriels) stay; only inflections of words the lexicon knows must be known forms
+    stems = tuple(w[:max(3, len(w) - 2)] for w in attested if lexicon.known(w, lang) is False)
     return sorted(f for f in out if f in forms or all(
-        w in attested or lexicon.known(w, lang) is not False for w in _WORDS.split(f) if w))
+        w in attested or lexicon.known(w, lang) is not False or (stems and w.startswith(stems))
+        for w in _WORDS.split(f) if w))
 
 
 _WORDS = re.compile(r"[\s']+")  # a form's words: split at spaces and after elision (l'adresse)

@@ -11,7 +11,7 @@ import pytest
 from pipelines.conventions.compiled import compile_generic
 from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
-from pipelines.conventionset.glossary import merge_glossary
+from pipelines.mining.set_glossary import merge_glossary
 from pipelines.glossary.conventions import to_conventions
 from pipelines.glossary.importer import import_glossary
 from pipelines.glossary.model import Concept
