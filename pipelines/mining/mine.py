@@ -143,11 +143,17 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS, *, heldou
     (``heldout.heldout_counts``): each mined rule carries its held-out agreement and those below
     their kind's bar are ``suggested``."""
     result = _mine_all(corpus, params)
-    if heldout and result.conventions:
-        counts = heldout_counts(corpus, result.conventions, lambda part: _mine_all(part, params).conventions)
-        apply_heldout(result.conventions, counts)
-        log_memory("held-out done")
+    if heldout:
+        cross_fit(corpus, result.conventions, params)
     return result
+
+
+def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParams = DEFAULT_PARAMS) -> None:
+    """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
+    every family re-mined on each fold's complement (``heldout``)."""
+    if conventions:
+        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions))
+        log_memory("held-out done")
 
 
 def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
