@@ -35,7 +35,7 @@ def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
     rules = [term("browser", "navigateur"), term("tab", "onglet")]
 
     def mine(part: Corpus) -> Iterable[Convention]:  # a stand-in miner: a rule when its term is in the part
-        return [r for r in rules if any(r.src in s.lower() for s in part.sources)]
+        return [r for r in rules if any(str(r.src) in s.lower() for s in part.sources)]
 
     counts = heldout_counts(corpus, rules, mine)
     items, passed = counts[rules[0].convention_id]
