@@ -14,7 +14,7 @@ Why re-mine rather than score the full run's rules on each fold: a rule mined on
 the fold it is checked on, so its fold agreement is its consistency again (issue 25: consistency
 >= .95 still held out at .959 on TICO). Cost: ``FOLDS`` more mining runs on (FOLDS-1)/FOLDS of the
 units each, about one more full mining run for 2 folds (`housestyle mine` on the demo TICO-19 en→fr
-TMX: CPU 51 s → 96 s, peak RSS 730 → 844 MB), run after the full one so the peak is the larger run's,
+TMX on an idle machine: 44 s → 82 s wall, peak RSS 730 → 845 MB), run after the full one so the peak is the larger run's,
 not their sum.
 """
 
