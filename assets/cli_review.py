@@ -35,7 +35,8 @@ def register(subparsers: Any) -> None:
     ex.add_argument("--conventions", required=True, type=Path, help="a set folder (rules_out/<client>/<set_version>/)")
     ex.add_argument("--out", required=True, type=Path, help="FILE.xlsx or FILE.csv")
     ex.add_argument("--rules", default="", help="only these rule types, comma-separated (term,pattern,…)")
-    ex.add_argument("--status", default="", help="only these statuses, comma-separated (candidate,validated,…)")
+    ex.add_argument("--status", default="", help="only these statuses, comma-separated (candidate,validated,…), or all "
+                    "(default: every status but suggested)")
     ex.add_argument("--tm-units", type=Path, help="tm_units.parquet of the TM the set was mined from (default: the "
                                                   "client's tm_units table or inbox/<client>/tm/ files the set names)")
     ex.add_argument("--inbox", type=Path, default=None, help="inbox root (default: $HOUSESTYLE_INBOX, else <project>/inbox)")
@@ -113,7 +114,8 @@ def run_review_export(args: argparse.Namespace) -> int:
         raise InputError(f"the packet is {' or '.join(PACKET_SUFFIXES)}", path=str(args.out))
     from pipelines.conventions.model import RULE_TYPES, STATUSES
 
-    rules, statuses = _csv_list(args.rules, RULE_TYPES, "--rules"), _csv_list(args.status, STATUSES, "--status")
+    rules = _csv_list(args.rules, RULE_TYPES, "--rules")
+    statuses = STATUSES if args.status.strip() == "all" else _csv_list(args.status, STATUSES, "--status")
     opened = _opened(args.conventions)
     atomic.writable_folder(args.out.parent)
 

@@ -59,12 +59,14 @@ def contrast_conventions(term_rules: Sequence[Convention], candidates: pl.DataFr
         note = (f"contrast ({system}): " + ", ".join(f"{v} ×{n}" for v, n in shown)
                 + f" where the TM has {base.expected_terms[0]!r}")
         extra = _extra(base, kept, demoted, system)
+        # A contrast rule refines its mined base: a base the held-out folds did not keep stays unscored.
+        status = "suggested" if base.status == "suggested" else "candidate"
         if params.emit == "forbidden":
             out.append(Convention(
                 dimension=base.dimension, rule="forbidden", src=base.src, src_regex=base.src_regex,
                 src_match_mode=base.src_match_mode, wrong_variants=variants, regex=False, match_mode=base.match_mode,
                 src_lang=base.src_lang, tgt_lang=base.tgt_lang, mqm_category=MQM_WRONG_TERM, origin="contrast",
-                status="candidate", support=len(units), evidence_unit_ids=units, note=note, extra=extra))
+                status=status, support=len(units), evidence_unit_ids=units, note=note, extra=extra))
             continue
         new = [as_regex(v, base.match_mode, base.tgt_lang) if base.regex else v for v in variants]
         wrong = list(dict.fromkeys([*base.wrong_variants, *new]))
@@ -72,7 +74,7 @@ def contrast_conventions(term_rules: Sequence[Convention], candidates: pl.DataFr
             dimension=base.dimension, rule="term", src=base.src, src_regex=base.src_regex,
             src_match_mode=base.src_match_mode, expected_terms=list(base.expected_terms), wrong_variants=wrong,
             regex=base.regex, match_mode=base.match_mode, params=dict(base.params), src_lang=base.src_lang,
-            tgt_lang=base.tgt_lang, mqm_category=base.mqm_category, origin="contrast", status="candidate",
+            tgt_lang=base.tgt_lang, mqm_category=base.mqm_category, origin="contrast", status=status,
             support=base.support, consistency=base.consistency, evidence_unit_ids=list(base.evidence_unit_ids),
             counter_unit_ids=list(base.counter_unit_ids), note=note, extra=extra))
     return out

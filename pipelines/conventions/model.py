@@ -14,12 +14,12 @@ from typing import Any, Literal
 RuleType = Literal["term", "forbidden", "pattern", "source_copy", "casing", "numeric", "placeholder"]
 MatchMode = Literal["exact", "caseless", "typographic", "nfkc"]
 Origin = Literal["mined", "contrast", "gold", "authored", "glossary"]
-Status = Literal["candidate", "indicative", "validated", "rejected"]
+Status = Literal["suggested", "candidate", "indicative", "validated", "rejected"]
 
 RULE_TYPES: tuple[str, ...] = ("term", "forbidden", "pattern", "source_copy", "casing", "numeric", "placeholder")
 MATCH_MODES: tuple[str, ...] = ("exact", "caseless", "typographic", "nfkc")
 ORIGINS: tuple[str, ...] = ("mined", "contrast", "gold", "authored", "glossary")
-STATUSES: tuple[str, ...] = ("candidate", "indicative", "validated", "rejected")
+STATUSES: tuple[str, ...] = ("suggested", "candidate", "indicative", "validated", "rejected")
 
 SEMANTIC_FIELDS: tuple[str, ...] = (
     "dimension", "rule", "src_lang", "tgt_lang", "src", "src_regex", "src_match_mode",
@@ -50,6 +50,10 @@ class Convention:
     consistency: float | None = None
     evidence_unit_ids: list[str] = field(default_factory=list)
     counter_unit_ids: list[str] = field(default_factory=list)
+    # Held-out agreement (SPEC §2, issue 25): of the units the rule applies to that were not used to
+    # mine it, how many approved targets pass it. Evidence, not part of the id; None when not mined.
+    heldout_items: int | None = None
+    heldout_passed: int | None = None
     note: str | None = None
     convention_id: str = ""
     # Fields other tools added to a row that are not part of this model: kept for round trips,

@@ -5,7 +5,9 @@ Linguists' decisions give conventions a status: ``validated`` (accepted), ``reje
 set for audit) or ``candidate`` (not reviewed yet). A run scores ``candidate`` and ``validated`` unless
 told otherwise (SCORED_STATUSES); ``rejected`` is taken only when named, so a rule a linguist threw
 out can never lower a system's score by default; ``publish`` takes ``validated`` only
-(PUBLISHED_STATUSES). A run records its selection (run.json, signature) together with how many
+(PUBLISHED_STATUSES). ``suggested`` (issue 25: mined, plausible, but the client's held-out approved
+output does not keep it) is never scored, published or listed for review unless named
+(``review-export --status suggested`` lists them so a linguist can promote one). A run records its selection (run.json, signature) together with how many
 conventions it left out per status, so a reader knows what a figure covers.
 """
 
@@ -19,6 +21,7 @@ from pipelines.errors import ConfigError
 
 SCORED_STATUSES: tuple[str, ...] = ("candidate", "validated")
 PUBLISHED_STATUSES: tuple[str, ...] = ("validated",)
+UNLISTED_STATUSES: tuple[str, ...] = ("suggested",)  # left out of a review packet unless named
 
 
 def parse_statuses(value: str | Iterable[str] | None, default: tuple[str, ...] = SCORED_STATUSES) -> tuple[str, ...]:

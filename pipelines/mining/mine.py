@@ -19,6 +19,7 @@ import polars as pl
 from pipelines.conventions.model import Convention
 from pipelines.mining.conflicts import dimension_conflicts
 from pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
+from pipelines.mining.heldout import apply_heldout, heldout_counts
 from pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
 from pipelines.mining.numeric import mine_numeric
 from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
@@ -137,7 +138,25 @@ def combine(mined: list[Mined], term_conflicts: list[dict[str, Any]], unit_ids: 
                         term_trace if term_trace is not None else empty_trace())
 
 
-def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS) -> MiningResult:
+def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS, *, heldout: bool = True) -> MiningResult:
+    """Every family's rules of ``corpus``; with ``heldout`` (the default) cross-fitted
+    (``heldout.heldout_counts``): each mined rule carries its held-out agreement and those below
+    their kind's bar are ``suggested``."""
+    result = _mine_all(corpus, params)
+    if heldout:
+        cross_fit(corpus, result.conventions, params)
+    return result
+
+
+def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParams = DEFAULT_PARAMS) -> None:
+    """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
+    every family re-mined on each fold's complement (``heldout``)."""
+    if conventions:
+        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions))
+        log_memory("held-out done")
+
+
+def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)

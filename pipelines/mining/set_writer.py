@@ -26,6 +26,7 @@ from pipelines.conventionset.store import publish_set
 from pipelines.conventionset.version import SET_FORMAT, resource_versions, set_version_of
 from pipelines.fingerprint import code_version
 from pipelines.mining.conflicts import conflict_rows
+from pipelines.mining.heldout import heldout_table
 from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
 from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
 from pipelines.paths import client_path
@@ -87,6 +88,7 @@ def write_set(result: MiningResult, *, client: str, rules_out: Path, inputs: Map
         "by_status": dict(sorted(by_status.items())),
         "conflicts": conflicts.height, "evidence_rows": evidence.height, "suspect_units": suspects.height,
         "stats": {k: v for k, v in result.stats.items() if k != "decisions"},
+        "heldout": heldout_table(conventions),  # per kind, after the review decisions (issue 25)
     }
     if "decisions" in result.stats:  # the review decisions the set follows (conventionset.decisions)
         manifest["decisions"] = result.stats["decisions"]

@@ -20,6 +20,7 @@ from pipelines.conventions.model import Convention
 from pipelines.conventionset.store import convention_source
 from pipelines.errors import InputError
 from pipelines.fingerprint import code_version
+from pipelines.registration.agreement import LABEL, heldout_agreement
 from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
 from pipelines.registration.freeze import load_registration, sha256_file
 from pipelines.registration.gold import (
@@ -171,6 +172,8 @@ def _measure(ctx: _Context, item: Gate | Informative) -> tuple[float, dict[str, 
         return _term_recall(ctx, str(item.gold), str(item.split))
     if item.metric == "conventions_recovered":
         return _conventions_recovered(ctx, str(item.gold), str(item.split))
+    if item.metric == "heldout_agreement":
+        return heldout_agreement(ctx.conventions)
     raise InputError(f"metric {item.metric} cannot be measured here", path=str(ctx.reg_dir))
 
 
@@ -201,6 +204,8 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
         status, reason = ("pass" if value >= gate.threshold else "fail"), ""
         if gate.role == "heldout":
             reason = _mining_provenance(ctx, cset, str(gate.split))
+        elif gate.role == "automatic":
+            reason = LABEL
         gates.append(_result(gate, value, status, reason, detail))
     informative = []
     for info in reg.informative:

@@ -26,6 +26,7 @@ from pipelines.registration.model import (
     COUNTING_RULES,
     GATE_ROLES,
     GOLD_KINDS,
+    IMPLEMENTED_RULES,
     METRICS,
     Gate,
     GoldFile,
@@ -205,9 +206,9 @@ def load_registration(reg_dir: Path, *, root: Path | None = None, splits_file: P
             f"version (housestyle register):\n{detail}")
         vars(error)["changes"] = changes  # read back with changes_of(error)
         raise error
-    if reg.counting_rules.get("id") != COUNTING_RULES["id"]:
+    if reg.counting_rules.get("id") not in IMPLEMENTED_RULES:
         raise RegistrationError(f"{file}: frozen under counting rules {reg.counting_rules.get('id')!r}; "
-                                f"this evaluator implements {COUNTING_RULES['id']!r}")
+                                f"this evaluator implements {', '.join(map(repr, IMPLEMENTED_RULES))}")
     return reg
 
 

@@ -24,8 +24,11 @@ METRICS: dict[str, tuple[str, tuple[str, ...]]] = {
     "term_recall": ("fraction", ("termbase_csv", "tbx")),
     "conventions_recovered": ("count", ("conventions",)),
     "precision_under_review": ("fraction", ()),
+    "heldout_agreement": ("fraction", ()),
 }
-GATE_ROLES: tuple[str, ...] = ("dev", "heldout", "review")
+# ``automatic``: a gate computed from the client's own data with no gold and no person (issue 25's
+# heldout_agreement); labelled so, it never stands in for the linguists' review gate.
+GATE_ROLES: tuple[str, ...] = ("dev", "heldout", "review", "automatic")
 
 # Folding used by every gold comparison (../shared/gold/README.md).
 FOLD_MAP: dict[str, str] = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00a0": " ", "\u202f": " "}
@@ -66,6 +69,19 @@ COUNTING_RULES: dict[str, Any] = {
     "claim_levels named by a failed gate's on_fail (claim_levels[0] when none failed). label = validated only once the "
     "precision_under_review gate has passed, indicative before",
 }
+
+# Counting rules /2 (issue 25) = /1 plus the automatic held-out agreement gate. Frozen /1 registrations
+# keep evaluating under the rules they froze: the evaluator implements both ids (IMPLEMENTED_RULES).
+COUNTING_RULES_V1_ID = "housestyle-gold-counting/1"
+COUNTING_RULES = {
+    **COUNTING_RULES,
+    "id": "housestyle-gold-counting/2",
+    "heldout_agreement": "automatic, no gold and no reviewer: over the set's conventions that a run scores by default "
+    "(status candidate or validated) and that carry held-out counts, sum(heldout_passed) / sum(heldout_items) "
+    "(heldout_*: the miner's cross-fitted folds, each rule mined without a fold and scored on that fold's approved "
+    "targets with the scoring engine); 0 items -> value 0, gate fails. Never a substitute for precision_under_review",
+}
+IMPLEMENTED_RULES: tuple[str, ...] = (COUNTING_RULES_V1_ID, COUNTING_RULES["id"])
 
 
 @dataclass(slots=True)

@@ -22,7 +22,8 @@ import polars as pl
 
 from pipelines import atomic
 from pipelines.cells import inert_cell
-from pipelines.conventions.model import Convention
+from pipelines.conventions.model import STATUSES, Convention
+from pipelines.conventions.statuses import UNLISTED_STATUSES
 from pipelines.conventionset.decisions import DECISION_WORDS, ENTRY_SEPARATOR, REGEX_PREFIX
 from pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
 
@@ -105,9 +106,11 @@ def conflict_text(conflicts: pl.DataFrame) -> dict[tuple[str, str | None], str]:
 def build_packet(conventions: Sequence[Convention], *, client: str, set_version: str, evidence: pl.DataFrame,
                  conflicts: pl.DataFrame | None = None, units: pl.DataFrame | None = None,
                  rules: Sequence[str] = (), statuses: Sequence[str] = ()) -> Packet:
-    """The packet rows of ``conventions`` (only ``rules`` / ``statuses`` when given); ``units``
+    """The packet rows of ``conventions`` (only ``rules`` / ``statuses`` when given; by default every
+    status but ``suggested``, which ``--status suggested`` lists for promotion); ``units``
     (unit_id, source, target: the TM the set was mined from) give the examples their texts."""
-    chosen = [c for c in conventions if (not rules or c.rule in rules) and (not statuses or c.status in statuses)]
+    shown = set(statuses) if statuses else set(STATUSES) - set(UNLISTED_STATUSES)
+    chosen = [c for c in conventions if (not rules or c.rule in rules) and c.status in shown]
     chosen.sort(key=lambda c: (-(c.support or 0), c.convention_id))
     wanted = {c.convention_id for c in chosen}
     picked = pick_units(evidence.filter(pl.col("convention_id").is_in(sorted(wanted))), units)

@@ -52,6 +52,8 @@ CONVENTIONS_SCHEMA: dict[str, pl.DataType] = {
     "consistency": pl.Float64(),
     "evidence_unit_ids": pl.List(pl.Utf8),
     "counter_unit_ids": pl.List(pl.Utf8),
+    "heldout_items": pl.Int64(),
+    "heldout_passed": pl.Int64(),
     "note": pl.Utf8(),
 }
 # Derived for people (review packets, glossaries), never read back and never part of the id: the
@@ -120,8 +122,9 @@ def convention_from_dict(row: dict[str, Any], *, where: int | str, path: Path) -
         raise _fail("params must be a JSON object", at, "params", path, row)
     if too_deep(known.get("params", {}), PARAMS_MAX_DEPTH):
         raise _fail(f"params nested deeper than {PARAMS_MAX_DEPTH} levels", at, "params", path, row)
-    if known.get("support") is not None and (not isinstance(known["support"], int) or isinstance(known["support"], bool)):
-        raise _fail("must be an integer", at, "support", path, row)
+    for name in ("support", "heldout_items", "heldout_passed"):
+        if known.get(name) is not None and (not isinstance(known[name], int) or isinstance(known[name], bool)):
+            raise _fail("must be an integer", at, name, path, row)
     if known.get("consistency") is not None and not isinstance(known["consistency"], (int, float)):
         raise _fail("must be a number", at, "consistency", path, row)
     given_id = known.pop("convention_id", None) or ""

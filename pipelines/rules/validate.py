@@ -118,6 +118,7 @@ def _validate(conv: Convention, path: str | None, label: str | None) -> None:
         raise _err(conv, f"unknown status {conv.status!r} (one of {', '.join(STATUSES)})", "status", path, label)
     if not isinstance(conv.params, dict):
         raise _err(conv, "params must be a JSON object", "params", path, label)
+    _check_heldout(conv, path, label)
     _check_strings(conv, conv.expected_terms, "expected_terms", path, label)
     _check_strings(conv, conv.wrong_variants, "wrong_variants", path, label)
     if conv.src is not None:
@@ -150,6 +151,20 @@ def _validate(conv: Convention, path: str | None, label: str | None) -> None:
                     "wrong_variants", path, label,
                 )
     RULES[conv.rule].validate(conv)
+
+
+def _check_heldout(conv: Convention, path: str | None, label: str | None) -> None:
+    """heldout_items / heldout_passed (SPEC §2): both null or both counts, passed <= items."""
+    items, passed = conv.heldout_items, conv.heldout_passed
+    if items is None and passed is None:
+        return
+    if items is None or passed is None:
+        raise _err(conv, "heldout_items and heldout_passed are given together or not at all",
+                   "heldout_items" if items is None else "heldout_passed", path, label)
+    if items < 0 or passed < 0:
+        raise _err(conv, "held-out counts cannot be negative", "heldout_items" if items < 0 else "heldout_passed", path, label)
+    if passed > items:
+        raise _err(conv, f"heldout_passed {passed} exceeds heldout_items {items}", "heldout_passed", path, label)
 
 
 def _regexes(conv: Convention) -> Iterable[tuple[str, str]]:

@@ -35,7 +35,8 @@ def test_a_rule_is_explained_with_its_forms_and_renderings(mined_set: Path, caps
     rule = next(r for r in rules if r["dimension"] == "term:devices")
     assert f"rule written: {rule['convention_id']}" in out
     assert "rendering 'appareils' [appareil]: support 3, coverage 1.00" in out and "(chosen)" in out
-    assert f"term rule {rule['convention_id']} [mined, candidate, en→fr]: required appareil | appareils" in out
+    assert rule["status"] == "suggested" and rule["heldout_items"] < 3  # 3 units of 43: too few held out (issue 25)
+    assert f"term rule {rule['convention_id']} [mined, suggested, en→fr]: required appareil | appareils" in out
 
 
 def test_a_rejected_term_names_its_filter_and_figures(mined_set: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,9 +50,13 @@ def _fill(path: Path, decisions: dict[int, dict[str, str]]) -> dict[str, str]:
 def test_export_fill_import_and_the_next_set_follows(mined: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     inbox = tmp_path / "inbox"
     packet = tmp_path / "packet.xlsx"
-    assert main(["review-export", "--conventions", str(mined), "--out", str(packet), "--inbox", str(inbox)]) == 0
+    everything = load_conventions(mined)
+    total, listed = len(everything), sum(c.status != "suggested" for c in everything)
+    assert main(["review-export", "--conventions", str(mined), "--out", str(tmp_path / "default.csv")]) == 0
+    assert f"{listed} of {total} rules of set {mined.name}" in capsys.readouterr().out  # suggested only when named
+    assert main(["review-export", "--conventions", str(mined), "--out", str(packet), "--inbox", str(inbox),
+                 "--status", "all"]) == 0
     out = capsys.readouterr().out
-    total = len(load_conventions(mined))
     assert f"{total} of {total} rules of set {mined.name} → {packet}" in out and "examples from " in out
     terms = [n for n, r in enumerate(load_workbook(packet)["review"].iter_rows(values_only=True), start=1)
              if r[2] == "term" and n > 1]
@@ -90,7 +94,8 @@ def test_a_bad_packet_is_one_line_naming_the_row_and_records_nothing(mined: Path
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     inbox = tmp_path / "inbox"
     packet = tmp_path / "packet.csv"
-    assert main(["review-export", "--conventions", str(mined), "--out", str(packet), "--inbox", str(inbox)]) == 0
+    assert main(["review-export", "--conventions", str(mined), "--out", str(packet), "--inbox", str(inbox),
+                 "--status", "all"]) == 0
     capsys.readouterr()
     with packet.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))

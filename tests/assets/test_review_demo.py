@@ -88,7 +88,7 @@ def test_export_decide_import_rebuild_and_remine(demo: Demo, capsys: pytest.Capt
     packet = demo.root / "packet.csv"
     mined = {c.convention_id: c for c in load_conventions(demo.set_dir)}
     assert main(["review-export", "--conventions", str(demo.set_dir), "--out", str(packet),
-                 "--tm-units", str(demo.units)]) == 0
+                 "--tm-units", str(demo.units), "--status", "all"]) == 0  # suggested rules too (listed only when named)
     assert f"{len(mined)} of {len(mined)} rules of set {demo.set_dir.name}" in capsys.readouterr().out
     chosen = _fill(packet)
     assert [w for w, *_ in chosen.values()].count("edit") == 10 and len(chosen) == 30
@@ -113,7 +113,7 @@ def test_export_decide_import_rebuild_and_remine(demo: Demo, capsys: pytest.Capt
             assert (edit.expected_terms, edit.wrong_variants, edit.status) == (expected, wrong, "validated")
             assert (edit.dimension, edit.src, edit.rule) == (mined[cid].dimension, mined[cid].src, "term")
     untouched = set(mined) - set(chosen)
-    assert all(after[cid].status == "candidate" for cid in untouched)
+    assert all(after[cid].status == mined[cid].status for cid in untouched)  # candidate or suggested, as mined
     manifest = json.loads((rebuilt.path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["decisions"]["applied"] == 30 and manifest["decisions"]["unmatched"] == 0
     assert manifest["by_status"]["rejected"] == 10 and manifest["by_status"]["validated"] == 20

@@ -106,3 +106,12 @@ def test_forbidden_emission_and_support_threshold() -> None:
                                         "term", "term"]
     strict = mine_contrast(rules, tm_units(), outputs, tgt_lang="fr", params=ContrastParams(min_support=3))
     assert strict.candidates.is_empty() and strict.conventions == []
+
+
+def test_a_suggested_base_gives_a_suggested_contrast_rule() -> None:
+    """Issue 25: a rule the held-out folds did not keep stays unscored when contrast refines it."""
+    rules = load_conventions(FIX / "rules.jsonl")
+    for rule in rules:
+        rule.status = "suggested"
+    found = mine_contrast(rules, tm_units(), load_segments(FIX / "generic.jsonl"), tgt_lang="fr", system="toy")
+    assert found.conventions and {c.status for c in found.conventions} == {"suggested"}

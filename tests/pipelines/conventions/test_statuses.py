@@ -31,7 +31,7 @@ def test_parse_statuses() -> None:
     assert parse_statuses(None) == SCORED_STATUSES == ("candidate", "validated")
     assert parse_statuses("validated, rejected") == ("validated", "rejected")  # STATUSES order, spaces dropped
     assert parse_statuses(["rejected", "candidate", "rejected"]) == ("candidate", "rejected")
-    assert parse_statuses("all") == ("candidate", "indicative", "validated", "rejected")
+    assert parse_statuses("all") == ("suggested", "candidate", "indicative", "validated", "rejected")
     with pytest.raises(ConfigError, match="unknown status validatd"):
         parse_statuses("validatd")
     with pytest.raises(ConfigError, match="give one or more"):

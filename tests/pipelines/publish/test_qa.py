@@ -58,6 +58,6 @@ def test_plain_strings_keep_the_word_edges(text: str, inside: str, outside: str)
 def test_status_option() -> None:
     assert parse_statuses(None, PUBLISHED_STATUSES) == ("validated",)
     assert parse_statuses("validated, candidate", PUBLISHED_STATUSES) == ("candidate", "validated")
-    assert parse_statuses("all", PUBLISHED_STATUSES) == ("candidate", "indicative", "validated", "rejected")
+    assert parse_statuses("all", PUBLISHED_STATUSES) == ("suggested", "candidate", "indicative", "validated", "rejected")
     with pytest.raises(ConfigError, match="unknown status approved"):
         parse_statuses("approved")

@@ -102,3 +102,28 @@ def test_authored_set_has_no_mining_split_to_leak(reg_dir: Path, tmp_path: Path)
     gold = [_term("fever", "fièvre"), _term("self isolation", "auto isolement")]
     result = evaluate(reg_dir, _set(tmp_path, gold, {"split": None, "origin": "authored"}), UNITS)
     assert (result.gate("recall_test").status, result.gate("recall_test").reason) == ("pass", "")
+
+
+@pytest.mark.parametrize("passed,status,claim", [(10, "pass", "zero-curation mining"),
+                                                 (9, "fail", "assisted authoring, not zero-curation mining")])
+def test_heldout_agreement_gate_is_automatic_and_counts_only_scored_rules(
+        tmp_path: Path, passed: int, status: str, claim: str) -> None:
+    spec = read_spec(FIX / "spec_fixture.json")
+    spec["gates"] = [{"name": "heldout_agreement", "metric": "heldout_agreement", "split": None, "threshold": 0.95,
+                      "gold": None, "on_fail": "assisted authoring, not zero-curation mining", "role": "automatic",
+                      "params": {}}]
+    (tmp_path / "gold_src").mkdir()
+    for name in ("terms_facebook.csv", "mini.tbx"):
+        shutil.copyfile(FIX / name, tmp_path / "gold_src" / name)
+    (tmp_path / "inbox" / "fx").mkdir(parents=True)
+    shutil.copyfile(FIX / "splits.json", tmp_path / "inbox" / "fx" / "splits.json")
+    reg = freeze_registration(spec, root=tmp_path)
+    kept, weak = _term("fever", "fièvre"), _term("chair", "chaise")
+    kept.heldout_items, kept.heldout_passed = 10, passed
+    weak.heldout_items, weak.heldout_passed, weak.status = 10, 1, "suggested"  # never scored: never counted
+    result = evaluate(reg, [kept, weak, _term("air mass", "masse d'air")], UNITS)
+    gate = result.gate("heldout_agreement")
+    assert (gate.value, gate.status, gate.role) == (passed / 10, status, "automatic")
+    assert gate.reason.startswith("automatic") and gate.detail["heldout_items"] == 10
+    assert gate.detail["by_kind"]["term"]["rules"] == 1
+    assert result.claim_level == claim

@@ -34,6 +34,18 @@ def test_committed_registrations_verify_and_keep_their_hash(name: str) -> None:
     assert [g.name for g in reg.gates][-1] == "precision_under_review"
 
 
+def test_demo_v2_adds_the_automatic_heldout_gate_and_v1_still_loads() -> None:
+    """Issue 25: the held-out agreement gate is a new version under counting rules /2; v1 (rules /1)
+    keeps verifying and evaluating."""
+    v1, v2 = (load_registration(REPO_ROOT / "registrations" / "demo" / v) for v in ("v1", "v2"))
+    assert v2.registration_hash == "07076a1238e47fcaeadc8d790f6b2d38fc95497631214e715eda5b24e7227d54"
+    assert (v1.counting_rules["id"], v2.counting_rules["id"]) == ("housestyle-gold-counting/1", "housestyle-gold-counting/2")
+    gate = v2.gates[-1]
+    assert (gate.metric, gate.role, gate.threshold, gate.gold) == ("heldout_agreement", "automatic", 0.95, None)
+    assert [g.name for g in v1.gates] == [g.name for g in v2.gates][:-1]
+    assert [(g.threshold, g.on_fail) for g in v1.gates] == [(g.threshold, g.on_fail) for g in v2.gates][:-1]
+
+
 def _copy_registration(tmp_path: Path, client: str = "demo") -> tuple[Path, Path]:
     """A repository-shaped copy: <tmp>/registrations/<client>/v1 and <tmp>/inbox/<client>/splits.json."""
     reg_dir = tmp_path / "registrations" / client / "v1"

@@ -112,3 +112,14 @@ def test_a_bad_row_refuses_the_whole_packet(row: dict[str, str], message: str) -
         decisions_from_rows(_rows(good, {"convention_id": MASK.convention_id, **row}), [FEVER, MASK], path=Path("p.csv"),
                             client="fx", set_version="s1")
     assert "nothing recorded" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_suggested_rules_are_listed_only_when_named() -> None:
+    from dataclasses import replace
+    tab = replace(MASK, dimension="term:tab", src="tab", expected_terms=["onglet"], wrong_variants=[], status="suggested",
+                  convention_id="")
+    packet = build_packet([FEVER, MASK, tab], client="fx", set_version="s1", evidence=EVIDENCE, units=UNITS)
+    assert "term:tab" not in [r["dimension"] for r in packet.rows]
+    named = build_packet([FEVER, MASK, tab], client="fx", set_version="s1", evidence=EVIDENCE, units=UNITS,
+                         statuses=["suggested"])
+    assert [r["dimension"] for r in named.rows] == ["term:tab"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,23 @@ def test_unknown_extra_fields_are_kept_not_refused(tmp_path: Path) -> None:
     )
     (conv,) = load_conventions(tmp_path / "x.jsonl")
     assert conv.extra == {"reviewer_comment": "ok"}
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl"])
+def test_heldout_counts_round_trip_outside_the_id(tmp_path: Path, suffix: str) -> None:
+    from dataclasses import replace
+    original = load_conventions(FIX / "set.jsonl", regex_guard=False)
+    counted = [replace(original[0], heldout_items=7, heldout_passed=6, status="suggested"), *original[1:]]
+    assert counted[0].convention_id == original[0].convention_id  # evidence, not part of the id
+    again = load_conventions(write_conventions(counted, tmp_path / f"c{suffix}"), regex_guard=False)
+    assert (again[0].heldout_items, again[0].heldout_passed, again[0].status) == (7, 6, "suggested")
+    assert again[1].heldout_items is None and again[1].heldout_passed is None
+
+
+@pytest.mark.parametrize("items,passed,words", [(3, 4, "exceeds"), (None, 2, "together"), (-1, 0, "negative")])
+def test_bad_heldout_counts_are_refused(tmp_path: Path, items: object, passed: object, words: str) -> None:
+    row = '{"dimension": "term:x", "rule": "term", "src": "x", "expected_terms": ["y"], "heldout_items": %s, "heldout_passed": %s}'
+    path = tmp_path / "c.jsonl"
+    path.write_text(row % (json.dumps(items), json.dumps(passed)) + "\n", encoding="utf-8")
+    with pytest.raises(ConventionError, match=words):
+        load_conventions(path, regex_guard=False)

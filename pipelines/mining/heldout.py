@@ -1,0 +1,139 @@
+"""Held-out agreement: is a mined rule kept by the client's approved targets it was NOT mined from?
+
+Issue 25: mined on one half of a TM and scored on the other half's approved targets, term rules
+fail 10-18% of their items, so "consistent on the units it was mined from" does not make a rule a
+convention. The miner therefore cross-fits: the TM is cut into ``FOLDS`` deterministic folds (by a
+hash of the unit id, so a unit's fold never depends on file order or on the other units); for each
+fold the miner runs again on the other folds only, and the rules it finds there are scored on the
+held-out fold's approved targets with the scoring engine (``score_systems``: the figure means what
+``housestyle score`` means). A rule of the full run gets the items and passes of the rules with its
+key (rule, dimension, src) mined without each fold; a rule never re-found without a fold has
+0 held-out items. Rules that do not clear their kind's bar (``HeldoutBar``) become ``suggested``.
+
+Why re-mine rather than score the full run's rules on each fold: a rule mined on all units has seen
+the fold it is checked on, so its fold agreement is its consistency again (issue 25: consistency
+>= .95 still held out at .959 on TICO). Cost: ``FOLDS`` more mining runs on (FOLDS-1)/FOLDS of the
+units each, about one more full mining run for 2 folds (`housestyle mine` on the demo TICO-19 en→fr
+TMX on an idle machine: 44 s → 82 s wall, peak RSS 730 → 845 MB), run after the full one so the peak is the larger run's,
+not their sum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.corpus import Corpus, log_memory
+from pipelines.scoring.engine import score_systems
+
+FOLDS = 2  # two halves: each re-mining sees half the TM, as the issue's split measurement did
+Key = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldoutBar:
+    """A rule is kept as ``candidate`` when at least ``min_items`` held-out items exist and at least
+    ``min_rate`` of them pass; otherwise it is ``suggested``."""
+
+    min_items: int
+    min_rate: float
+
+
+# Bars per rule kind, each justified by a held-out figure (issue 25 table: TICO en→fr mined on `test`,
+# scored on `dev`; Mozilla VPN XLIFF seeded halves):
+# - term: rules seen on one unit pass .65 (TICO) / .80 (VPN) on held-out approved output; a rule with
+#   >= 3 held-out items at >= .9 is one the client's unseen translations keep nine times in ten (at 3
+#   items that means all 3 pass). Below 3 items the rate says nothing (one miss is 50%).
+# - every other kind: pattern held out at .997/.999 and source_copy at 1.0 while casing was .667 on
+#   VPN: the bar is the issue's target for these kinds, .99, on >= 3 items.
+# Measured with these bars (tests/bench/results/heldout_2026-12-06.md, rules mined on one half by a
+# miner that cross-fits inside that half, scored on the other half's approved targets): term rules
+# .821 → .949 (TICO test→dev), .910 → .983 (Mozilla VPN); pattern/placeholder/source_copy >= .991.
+# On the demo TM, candidate terms (>= 3 items, >= .9) pool to .968 held out, the suggested ones to .722.
+TERM_BAR = HeldoutBar(min_items=3, min_rate=0.9)
+OTHER_BAR = HeldoutBar(min_items=3, min_rate=0.99)
+BARS: dict[str, HeldoutBar] = {"term": TERM_BAR}
+
+
+def bar_of(rule: str) -> HeldoutBar:
+    return BARS.get(rule, OTHER_BAR)
+
+
+def fold_of(unit_id: str, folds: int = FOLDS) -> int:
+    """The unit's fold: the first 8 bytes of sha1(unit_id), modulo ``folds``."""
+    return int.from_bytes(hashlib.sha1(unit_id.encode("utf-8")).digest()[:8], "big") % folds
+
+
+def rule_key(conv: Convention) -> Key:
+    """Which rules of two runs are the same rule: its kind, dimension and trigger (the rendering a
+    half finds may differ by a form from the full run's, and is still that rule)."""
+    return conv.rule, conv.dimension, conv.src or ""
+
+
+def heldout_counts(corpus: Corpus, conventions: Sequence[Convention],
+                   mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS) -> dict[str, tuple[int, int]]:
+    """convention_id -> (heldout_items, heldout_passed) for every convention of ``conventions``:
+    ``mine`` runs on each fold's complement and its rules are scored on the fold's approved targets."""
+    wanted = {rule_key(c) for c in conventions}
+    fold_ids = np.fromiter((fold_of(u, folds) for u in corpus.unit_ids), dtype=np.int64, count=len(corpus))
+    totals: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
+    for fold in range(folds):
+        held, train = np.flatnonzero(fold_ids == fold), np.flatnonzero(fold_ids != fold)
+        if not len(held) or not len(train):
+            continue
+        rules = [c for c in mine(corpus.subset(train)) if rule_key(c) in wanted]
+        log_memory(f"held-out fold {fold} mined")
+        for key, items, passed in _score(rules, corpus.subset(held)):
+            totals[key][0] += items
+            totals[key][1] += passed
+    out: dict[str, tuple[int, int]] = {}
+    for conv in conventions:
+        items, passed = totals.get(rule_key(conv), (0, 0))
+        out[conv.convention_id] = (items, passed)
+    return out
+
+
+def _score(rules: Sequence[Convention], held: Corpus) -> list[tuple[Key, int, int]]:
+    """(key, items, passed) of each rule on the held-out units, the approved target as the output."""
+    if not rules or not len(held):
+        return []
+    ids = list(held.unit_ids)
+    sources = dict(zip(ids, held.sources))
+    approved = dict(zip(ids, held.targets))
+    scores = score_systems(rules, sources, {"approved": approved}).scores
+    keys = {c.convention_id: rule_key(c) for c in rules}
+    return [(keys[row["convention_id"]], int(row["scored"]), int(row["passed"]))
+            for row in scores.select("convention_id", "scored", "passed").iter_rows(named=True)]
+
+
+def apply_heldout(conventions: Sequence[Convention], counts: dict[str, tuple[int, int]]) -> None:
+    """Write the counts into the mined conventions and demote those below their bar to ``suggested``."""
+    for conv in conventions:
+        items, passed = counts.get(conv.convention_id, (0, 0))
+        conv.heldout_items, conv.heldout_passed = items, passed
+        bar = bar_of(conv.rule)
+        if conv.status == "candidate" and (items < bar.min_items or passed < bar.min_rate * items):
+            conv.status = "suggested"
+
+
+def heldout_table(conventions: Iterable[Convention]) -> dict[str, dict[str, Any]]:
+    """The manifest's per-kind held-out table: kind -> rules (with a held-out figure), heldout_items,
+    heldout_passed, rate (None without items), and how many of them are ``suggested``."""
+    table: dict[str, dict[str, Any]] = {}
+    for conv in conventions:
+        if conv.heldout_items is None or conv.heldout_passed is None:
+            continue
+        row = table.setdefault(conv.rule, {"rules": 0, "heldout_items": 0, "heldout_passed": 0, "suggested": 0})
+        row["rules"] += 1
+        row["heldout_items"] += conv.heldout_items
+        row["heldout_passed"] += conv.heldout_passed
+        row["suggested"] += conv.status == "suggested"
+    for row in table.values():
+        row["rate"] = round(row["heldout_passed"] / row["heldout_items"], 4) if row["heldout_items"] else None
+    return dict(sorted(table.items()))

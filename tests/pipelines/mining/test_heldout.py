@@ -1,0 +1,74 @@
+"""Held-out agreement (issue 25): folds, counts from the scoring engine, the ``suggested`` tier."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pipelines.conventions.model import Convention
+from pipelines.mining.corpus import Corpus
+from pipelines.mining.heldout import (
+    FOLDS, OTHER_BAR, TERM_BAR, apply_heldout, fold_of, heldout_counts, heldout_table, rule_key,
+)
+from pipelines.mining.mine import mine_corpus
+from tests.pipelines.mining.conftest import corpus_of
+
+
+def term(src: str, expected: str) -> Convention:
+    return Convention(dimension=f"term:{src}", rule="term", src=src, expected_terms=[expected], match_mode="caseless",
+                      origin="mined", src_lang="en", tgt_lang="fr")
+
+
+def test_folds_are_deterministic_and_split_the_units() -> None:
+    ids = [f"u{i:04d}" for i in range(400)]
+    folds = [fold_of(u) for u in ids]
+    assert folds == [fold_of(u) for u in ids]
+    assert set(folds) == set(range(FOLDS))
+    assert 150 < folds.count(0) < 250  # a hash split, roughly even
+
+
+def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
+    # "browser" is rendered "navigateur" everywhere but two units; "tab" is seen in one unit only.
+    pairs = [(f"Open the browser {i}", f"Ouvrez le navigateur {i}") for i in range(20)]
+    pairs += [("Close the browser now", "Fermez le butineur"), ("Restart the browser", "Relancez le butineur")]
+    pairs += [("A new tab", "Un nouvel onglet")]
+    corpus = corpus_of(pairs)
+    rules = [term("browser", "navigateur"), term("tab", "onglet")]
+
+    def mine(part: Corpus) -> Iterable[Convention]:  # a stand-in miner: a rule when its term is in the part
+        return [r for r in rules if any(str(r.src) in s.lower() for s in part.sources)]
+
+    counts = heldout_counts(corpus, rules, mine)
+    items, passed = counts[rules[0].convention_id]
+    assert items == 22 and passed == 20  # every unit is held out once, scored with the real checker
+    tab_items, _ = counts[rules[1].convention_id]
+    assert tab_items == 0  # the one unit that has it is never on the mining side of its own fold
+    apply_heldout(rules, counts)
+    assert [r.status for r in rules] == ["candidate" if 20 / 22 >= TERM_BAR.min_rate else "suggested", "suggested"]
+    assert (rules[1].heldout_items, rules[1].heldout_passed) == (0, 0)
+    table = heldout_table(rules)
+    assert table["term"]["rules"] == 2 and table["term"]["heldout_items"] == 22 and table["term"]["suggested"] >= 1
+
+
+def test_bars_demote_only_candidates() -> None:
+    kept, low, reviewed = term("a", "b"), term("c", "d"), term("e", "f")
+    reviewed.status = "validated"
+    apply_heldout([kept, low, reviewed], {kept.convention_id: (10, 10), low.convention_id: (10, 8),
+                                          reviewed.convention_id: (0, 0)})
+    assert (kept.status, low.status, reviewed.status) == ("candidate", "suggested", "validated")
+    assert OTHER_BAR.min_rate > TERM_BAR.min_rate
+    assert rule_key(kept) == ("term", "term:a", "a")
+
+
+def test_mine_corpus_writes_heldout_counts(tiny: Corpus) -> None:
+    result = mine_corpus(tiny)
+    mined = [c for c in result.conventions if c.origin == "mined"]
+    assert mined
+    for conv in mined:
+        assert conv.heldout_items is not None and conv.heldout_passed is not None
+        assert 0 <= conv.heldout_passed <= conv.heldout_items
+        bar = TERM_BAR if conv.rule == "term" else OTHER_BAR
+        clears = conv.heldout_items >= bar.min_items and conv.heldout_passed >= bar.min_rate * conv.heldout_items
+        assert conv.status == ("candidate" if clears else "suggested")
+    plain = mine_corpus(tiny, heldout=False)
+    assert {c.convention_id for c in plain.conventions} == {c.convention_id for c in result.conventions}
+    assert all(c.heldout_items is None and c.status == "candidate" for c in plain.conventions)
