@@ -29,7 +29,7 @@ from pipelines.registration.gold import (
     load_gold_conventions,
     load_term_pairs,
 )
-from pipelines.registration.model import Gate, Informative, Registration
+from pipelines.registration.model import Gate, Informative, Registration, recovery_statuses
 from pipelines.registration.review import precision_gate, read_review
 from pipelines.splits import Splits, read_splits, split_units
 from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
@@ -192,7 +192,9 @@ def evaluate(registration_dir: Path, conventions: Path | Sequence[Convention], t
         ConventionSet(list(conventions), None, "in-memory:" + hashlib.sha256(
             "".join(sorted(c.convention_id for c in conventions)).encode()).hexdigest()[:16])
     units = _units_frame(tm_units)
-    ctx = _Context(reg, reg_dir, read_splits(splits_path), units, cset.conventions)
+    statuses = recovery_statuses(str(reg.counting_rules["id"]))
+    recovering = cset.conventions if statuses is None else [c for c in cset.conventions if c.status in statuses]
+    ctx = _Context(reg, reg_dir, read_splits(splits_path), units, recovering)
     review_frame = read_review(review) if review is not None else None
     gates: list[GateResult] = []
     for gate in reg.gates:

@@ -81,7 +81,27 @@ COUNTING_RULES = {
     "(heldout_*: the miner's cross-fitted folds, each rule mined without a fold and scored on that fold's approved "
     "targets with the scoring engine); 0 items -> value 0, gate fails. Never a substitute for precision_under_review",
 }
-IMPLEMENTED_RULES: tuple[str, ...] = (COUNTING_RULES_V1_ID, COUNTING_RULES["id"])
+COUNTING_RULES_V2_ID = COUNTING_RULES["id"]
+
+# Counting rules /3 = /2, except that recovery (term and convention) counts only the conventions a run
+# scores by default (candidate, validated): since the miner writes `suggested` rules (issue 25), a
+# rule that is never scored must not recover gold. Frozen after /2's demo result showed that /2's
+# recall counts suggested rules (stricter, never looser: it can only lower recall).
+SCORED_FOR_RECOVERY: tuple[str, ...] = ("candidate", "validated")
+COUNTING_RULES = {
+    **COUNTING_RULES,
+    "id": "housestyle-gold-counting/3",
+    "term_recovery": COUNTING_RULES["term_recovery"] + "; only rules with status candidate or validated (what a run "
+    "scores by default) recover: a suggested, indicative or rejected rule recovers nothing",
+    "convention_recovery": COUNTING_RULES["convention_recovery"] + "; applicable mined conventions are those with "
+    "status candidate or validated (what a run scores by default)",
+}
+IMPLEMENTED_RULES: tuple[str, ...] = (COUNTING_RULES_V1_ID, COUNTING_RULES_V2_ID, COUNTING_RULES["id"])
+
+
+def recovery_statuses(rules_id: str) -> tuple[str, ...] | None:
+    """The statuses whose conventions may recover gold under the frozen rules ``rules_id`` (None: all)."""
+    return SCORED_FOR_RECOVERY if rules_id not in (COUNTING_RULES_V1_ID, COUNTING_RULES_V2_ID) else None
 
 
 @dataclass(slots=True)

@@ -127,3 +127,21 @@ def test_heldout_agreement_gate_is_automatic_and_counts_only_scored_rules(
     assert gate.reason.startswith("automatic") and gate.detail["heldout_items"] == 10
     assert gate.detail["by_kind"]["term"]["rules"] == 1
     assert result.claim_level == claim
+
+
+def test_counting_rules_3_let_only_scored_rules_recover_gold(reg_dir: Path, tmp_path: Path) -> None:
+    """Under /3 (frozen now) a `suggested` rule recovers nothing; a registration frozen under /2 keeps
+    counting it, as it froze (the evaluator implements every id)."""
+    from pipelines.registration.model import COUNTING_RULES, COUNTING_RULES_V2_ID
+
+    suggested = _term("fever", "fièvre")
+    suggested.status = "suggested"
+    set_dir = _set(tmp_path, [_term("air mass", "masse d'air"), suggested], {"split": "dev"})
+    assert COUNTING_RULES["id"] == "housestyle-gold-counting/3"
+    assert evaluate(reg_dir, set_dir, UNITS).gate("recall_dev").value == 0.25  # air mass only: 1 of 4
+    frozen = json.loads((reg_dir / "registration.json").read_text(encoding="utf-8"))
+    assert frozen["counting_rules"]["id"] == "housestyle-gold-counting/3"
+    from pipelines.registration.model import recovery_statuses
+
+    assert recovery_statuses(COUNTING_RULES_V2_ID) is None  # /1 and /2: every rule of the set recovers
+    assert recovery_statuses(frozen["counting_rules"]["id"]) == ("candidate", "validated")
