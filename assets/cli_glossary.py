@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
 
 def run_import_glossary(args: argparse.Namespace) -> int:
     from assets.cli_review import _inbox
-    from pipelines.glossary.importer import import_glossary
+    from pipelines.glossary.intake import import_glossary
 
     if not args.file.is_file():
         raise InputError("no such file", path=str(args.file))

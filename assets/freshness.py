@@ -28,7 +28,7 @@ nothing (``registration`` for a client without one) leaves the partition *missin
 ``~any_deps_missing()`` blocks its downstream for ever; here that run counts as an evaluation.
 (2) Sources: the inputs are external assets observed without a run; ``eager`` / ``newly_updated``
 fire on every observation, not on a changed data version (dagster-io/dagster#28063, open), and
-updates of partitioned non-observable sources are not seen as parent updates (#19207, open).
+changes to partitioned non-observable sources are not seen as parent changes (#19207, open).
 (3) One run per client, launched by the sensor that adds the partition, skipped while any code
 location has a run of that client in flight. (4) ``housestyle run`` plans without a daemon. The
 sensor tests (unchanged client → no run; new system file → ``system_outputs`` + ``scoring_run``;

@@ -13,7 +13,7 @@ from pipelines.conventions.folding import fold_with_map
 from pipelines.conventions.model import Convention
 from pipelines.mining.set_glossary import merge_glossary
 from pipelines.glossary.conventions import to_conventions
-from pipelines.glossary.importer import import_glossary
+from pipelines.glossary.intake import import_glossary
 from pipelines.glossary.model import Concept
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "glossary"

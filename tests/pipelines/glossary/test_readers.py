@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.errors import InputError, UnsafeXmlError
-from pipelines.glossary.importer import read_glossary
+from pipelines.glossary.intake import read_glossary
 from pipelines.glossary.model import Concept, covers, role_of
 from pipelines.glossary.tables import column_of
 

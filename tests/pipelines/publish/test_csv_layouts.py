@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.errors import ConfigError
-from pipelines.glossary.importer import read_glossary
+from pipelines.glossary.intake import read_glossary
 from pipelines.publish.csv_layouts import LAYOUTS, language_name
 from pipelines.publish.publish import publish
 from tests.pipelines.publish.sample import sample_set
