@@ -71,6 +71,7 @@ def test_an_incomplete_or_untraced_set_exits_2(mined_set: Path, tmp_path: Path, 
     (untraced / "term_trace.parquet").unlink()
     manifest = json.loads((untraced / "manifest.json").read_text(encoding="utf-8"))
     del manifest["files"]["term_trace.parquet"]
+    manifest.pop("seal", None)  # sets from before the trace predate the seal too
     (untraced / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     code, _, err = _explain(capsys, "--conventions", str(untraced), "devices")
     assert code == 2 and "has no term_trace.parquet" in err

@@ -60,7 +60,8 @@ def test_run_demo_end_to_end(tmp_path: Path) -> None:
     # Through the asset graph too, the term rules leave out the misaligned run of PubMed_8 and list it.
     suspects = pl.read_parquet(set_dir / "suspect_units.parquet")
     assert manifest["suspect_units"] == suspects.height > 100
-    assert suspects["unit_id"].str.starts_with("PubMed_8:").sum() > 100
+    # 87 of the 105 listed since termhood (issue 25): fewer general-word rules witness the misalignment
+    assert suspects["unit_id"].str.starts_with("PubMed_8:").sum() > 80
 
     runs = [p for p in (set_dir / "runs").iterdir() if p.is_dir()]
     assert len(runs) == 1 and f"report:          {runs[0] / 'report.html'}" in done.stdout
