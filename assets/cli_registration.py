@@ -99,7 +99,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     reg_dir = args.registration.parent if args.registration.is_file() else args.registration
     reg = load_registration(reg_dir)  # verify first: a tampered registration is reported before any ingest
     with tempfile.TemporaryDirectory(prefix="housestyle-eval-") as tmp:
-        units = args.tm_units or _ingest_client(project_folder("inbox", args.inbox), reg.client, Path(tmp))
+        units = _read_tm_units(args.tm_units, ("unit_id", "source", "target", "domain")) if args.tm_units \
+            else _ingest_client(project_folder("inbox", args.inbox), reg.client, Path(tmp))
         result = evaluate(reg_dir, args.conventions, units, args.review)
     for line in result.summary_lines():
         print(line)
@@ -113,15 +114,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 1 if args.strict and result.verdict == "fail" else 0
 
 
-def _read_tm_units(path: Path) -> pl.DataFrame:
+def _read_tm_units(path: Path, columns: tuple[str, ...] = ("unit_id", "source", "target")) -> pl.DataFrame:
+    """A tm_units table given on the command line: a missing or foreign file is one line, exit 2."""
     import polars as pl
 
     if not path.is_file():
         raise InputError("file not found", path=str(path))
     try:
-        return pl.read_parquet(path, columns=["unit_id", "source", "target"])
+        return pl.read_parquet(path, columns=list(columns))
     except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputError(f"not a tm_units table (unit_id, source, target): {exc}", path=str(path)) from None
+        raise InputError(f"not a tm_units table ({', '.join(columns)}): {exc}", path=str(path)) from None
 
 
 def run_review_sample(args: argparse.Namespace) -> int:
