@@ -18,27 +18,27 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from pipelines.errors import ConfigError, HousestyleError
-from pipelines.paths import client_name
-from pipelines.project import ENV_ROOT, INSTANCE_FILE, is_project, resolve_project
+from housestyle.pipelines.errors import ConfigError, HousestyleError
+from housestyle.pipelines.paths import client_name
+from housestyle.pipelines.project import ENV_ROOT, INSTANCE_FILE, is_project, resolve_project
 
 SUBCOMMAND_MODULES: list[str] = [
-    "assets.cli_init",
-    "assets.cli_run",
-    "assets.cli_ingest",
-    "assets.cli_score",
-    "assets.cli_ignores",
-    "assets.cli_audit",
-    "assets.cli_ui",
-    "assets.cli_metaeval",
-    "assets.cli_mining",
-    "assets.cli_judge",
-    "assets.cli_registration",
-    "assets.cli_review",
-    "assets.cli_generation",
-    "assets.cli_publish",
-    "assets.cli_explain",
-    "assets.cli_glossary",
+    "housestyle.assets.cli_init",
+    "housestyle.assets.cli_run",
+    "housestyle.assets.cli_ingest",
+    "housestyle.assets.cli_score",
+    "housestyle.assets.cli_ignores",
+    "housestyle.assets.cli_audit",
+    "housestyle.assets.cli_ui",
+    "housestyle.assets.cli_metaeval",
+    "housestyle.assets.cli_mining",
+    "housestyle.assets.cli_judge",
+    "housestyle.assets.cli_registration",
+    "housestyle.assets.cli_review",
+    "housestyle.assets.cli_generation",
+    "housestyle.assets.cli_publish",
+    "housestyle.assets.cli_explain",
+    "housestyle.assets.cli_glossary",
 ]
 
 

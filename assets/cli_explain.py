@@ -1,6 +1,6 @@
 """`housestyle explain --conventions SET TERM [--tgt-lang L]`: what the miner decided for a source term and why.
 
-Thin: the reading and the wording are ``pipelines.mining.term_explain`` (over the set's
+Thin: the reading and the wording are ``housestyle.pipelines.mining.term_explain`` (over the set's
 ``term_trace.parquet``). Exit 0 whatever was decided, the term unknown included; exit 2 (one
 line) on an incomplete set, a loose convention file or a set mined before the trace was kept.
 """
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.mining.term_explain import explain
+    from housestyle.pipelines.mining.term_explain import explain
 
     print(explain(args.conventions, args.term, args.tgt_lang), end="")
     return 0

@@ -1,7 +1,7 @@
 """`housestyle generate` (translate a segment file with a generator backend) and `housestyle references`
 (N candidate references per source in one call, Self-BLEU selection), both through the Parquet cache.
 
-Backends and their options are those of ``pipelines.generation.registry`` (``-o KEY=VALUE``):
+Backends and their options are those of ``housestyle.pipelines.generation.registry`` (``-o KEY=VALUE``):
 openai (base_url, model, api_key, api, timeout, retries, max_workers, …), llamacpp (model_path, api,
 n_threads, …; default model Gemma 3 270M) and precomputed (path, detokenize). The API key may also
 come from $HOUSESTYLE_GENERATOR_API_KEY, so it never has to appear on a command line.
@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
                                  description="One call per source asks for N candidates (rules + input + optional "
                                              "ground truth), parses them, keeps those with Self-BLEU below the "
                                              "threshold; JSONL records (load with "
-                                             "pipelines.references.generate.load_reference_set).")
+                                             "housestyle.pipelines.references.generate.load_reference_set).")
     _common(refs)
     refs.add_argument("--ground-truth", type=Path, metavar="FILE", help="approved references keyed like --source")
     refs.add_argument("--n", type=int, default=10, help="candidates asked for per source (default 10)")
@@ -66,7 +66,7 @@ def register(subparsers: Any) -> None:
 
 
 def _backend(args: argparse.Namespace) -> Any:
-    from pipelines.generation.registry import make_backend
+    from housestyle.pipelines.generation.registry import make_backend
 
     options = dict(args.option)
     if args.backend == "openai" and "api_key" not in options and os.environ.get("HOUSESTYLE_GENERATOR_API_KEY"):
@@ -82,10 +82,10 @@ def _report(run: Any) -> None:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    from pipelines import atomic
-    from pipelines.generation.cache import GenerationCache
-    from pipelines.generation.tasks import translate
-    from pipelines.segments import load_segments
+    from housestyle.pipelines import atomic
+    from housestyle.pipelines.generation.cache import GenerationCache
+    from housestyle.pipelines.generation.tasks import translate
+    from housestyle.pipelines.segments import load_segments
 
     sources = load_segments(args.source, side="source")
     backend = _backend(args)
@@ -105,9 +105,9 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_references(args: argparse.Namespace) -> int:
-    from pipelines.generation.cache import GenerationCache
-    from pipelines.references.generate import generate_references, write_references
-    from pipelines.segments import load_segments
+    from housestyle.pipelines.generation.cache import GenerationCache
+    from housestyle.pipelines.references.generate import generate_references, write_references
+    from housestyle.pipelines.segments import load_segments
 
     sources = load_segments(args.source, side="source")
     truth = load_segments(args.ground_truth, side="target") if args.ground_truth else None

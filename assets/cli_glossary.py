@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 SHOWN_REFUSALS = 50
 
@@ -32,8 +32,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_import_glossary(args: argparse.Namespace) -> int:
-    from assets.cli_review import _inbox
-    from pipelines.glossary.intake import import_glossary
+    from housestyle.assets.cli_review import _inbox
+    from housestyle.pipelines.glossary.intake import import_glossary
 
     if not args.file.is_file():
         raise InputError("no such file", path=str(args.file))

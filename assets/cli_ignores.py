@@ -22,9 +22,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assets.cli_score import client_folder
-    from pipelines.scoring.ignores import IGNORES_FILE, append_ignores
-    from pipelines.scoring.issues import read_ignore_marks
+    from housestyle.assets.cli_score import client_folder
+    from housestyle.pipelines.scoring.ignores import IGNORES_FILE, append_ignores
+    from housestyle.pipelines.scoring.issues import read_ignore_marks
 
     target = client_folder(args.inbox, args.client) / IGNORES_FILE
     marks = read_ignore_marks(args.issues, args.reviewer)

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from assets.cli_table import text_table
-from pipelines.errors import InputError
-from pipelines.paths import CLIENT_GRAMMAR
+from housestyle.assets.cli_table import text_table
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.paths import CLIENT_GRAMMAR
 
 if TYPE_CHECKING:  # the CLI imports the ingest lazily, after argument parsing
-    from pipelines.ingest import IngestSummary
+    from housestyle.pipelines.ingest import IngestSummary
 
 
 def register(subparsers: Any) -> None:
@@ -42,7 +42,7 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
 
 def report_ingest(summary: IngestSummary, out_dir: Path, strict: bool, stream: IO[str] | None = None) -> int:
     """Print the rejects report on stderr; returns the exit status (checked on the written tables)."""
-    from pipelines.tm_accounting import accounting
+    from housestyle.pipelines.tm_accounting import accounting
 
     stream = stream or sys.stderr
     for f in summary.per_file:
@@ -64,7 +64,7 @@ def report_ingest(summary: IngestSummary, out_dir: Path, strict: bool, stream: I
 
 
 def limits_of(args: argparse.Namespace) -> Any:
-    from pipelines.readers.containers import ContainerLimits
+    from housestyle.pipelines.readers.containers import ContainerLimits
 
     defaults = ContainerLimits()
     return ContainerLimits(max_total_bytes=args.max_uncompressed or defaults.max_total_bytes,
@@ -72,7 +72,7 @@ def limits_of(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.ingest import ingest_files
+    from housestyle.pipelines.ingest import ingest_files
 
     for path in args.files:
         if not path.is_file():

@@ -2,7 +2,7 @@
 
 Writes inbox/, registrations/, rules_out/, the Dagster instance file (dagster.yaml, from the profile
 shipped in assets/profiles/) and a workspace file for `dagster dev` / `dagster-daemon run -w`. With
---demo, the bundled demo client (package data `inbox.demo`, the checkout's inbox/demo/) is copied to
+--demo, the bundled demo client (package data `housestyle.demo`, the checkout's inbox/demo/) is copied to
 DIR/inbox/demo, so `cd DIR && housestyle run` works from a non-editable install.
 """
 
@@ -13,19 +13,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assets.cli_ui import CELERY_FILE
-from pipelines.project import INSTANCE_FILE, WORKSPACE_FILE, ProjectLayout, write_project
+from housestyle.assets.cli_ui import CELERY_FILE
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.project import INSTANCE_FILE, WORKSPACE_FILE, ProjectLayout, write_project
 
 PROFILES = ("local", "postgres")
 # executor -> the code location module that carries it (the Celery executor cannot be chosen by run config)
-EXECUTOR_MODULES = {"multiprocess": "assets.definitions", "celery": "assets.definitions_celery"}
+EXECUTOR_MODULES = {"multiprocess": "housestyle.assets.definitions", "celery": "housestyle.assets.definitions_celery"}
 DEMO_CLIENT = "demo"
-# Package data sits beside the code in both kinds of install: the wheel puts inbox/demo/ next to
-# assets/ in site-packages, as the checkout has it (pyproject: packages.find includes inbox.demo*).
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+# The demo client is package data, the package `housestyle.demo`: inbox/demo/ in a checkout (pyproject's
+# package-dir), housestyle/demo/ in site-packages from a wheel.
+DEMO_PACKAGE = "housestyle.demo"
 PROFILES_DIR = Path(__file__).resolve().with_name("profiles")
 GITIGNORE = ".dagster/\n"
-# The Celery executor's config for `housestyle worker` (the workers' side of assets.definitions_celery).
+# The Celery executor's config for `housestyle worker` (the workers' side of housestyle.assets.definitions_celery).
 CELERY_YAML = ("# Broker and result backend of the Celery workers (`housestyle worker`), read from the environment.\n"
                "broker: { env: HOUSESTYLE_CELERY_BROKER_URL }\n"
                "backend: { env: HOUSESTYLE_CELERY_BACKEND_URL }\n")
@@ -61,8 +62,14 @@ def workspace_text(executor: str) -> str:
 
 
 def demo_source() -> Path:
-    """The bundled demo client folder (inbox/demo/ of the checkout, or of the installed wheel)."""
-    return PACKAGE_ROOT / "inbox" / DEMO_CLIENT
+    """The bundled demo client folder (inbox/demo/ of the checkout, or housestyle/demo/ of the installed
+    wheel), found as the import system finds the package (a namespace: no __init__, so no __file__)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(DEMO_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"the bundled demo client ({DEMO_PACKAGE}) is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def layout(profile: str, executor: str, demo: bool) -> ProjectLayout:

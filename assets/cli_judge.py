@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from assets.cli_table import text_table
+from housestyle.assets.cli_table import text_table
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -66,8 +66,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.judge.samples import DEFAULT_REFERENCES, load_pair
-    from pipelines.metaeval.mqm import check_lp
+    from housestyle.pipelines.judge.samples import DEFAULT_REFERENCES, load_pair
+    from housestyle.pipelines.metaeval.mqm import check_lp
 
     if args.bootstrap < 0 or (args.sample is not None and args.sample < 2) or args.per_concept < 0:
         raise SystemExit("housestyle judge: error: --bootstrap/--per-concept must be >= 0 and --sample >= 2")
@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     # both MQM files read and checked before scikit-learn, the criteria or any LLM backend is loaded
     samples = load_pair(args.train, args.test, references, tuple(args.exclude_systems), lps)
 
-    from pipelines.judge.job import JudgeJob, run_judge
-    from pipelines.judge.report import EVAL_HEADERS, eval_rows
+    from housestyle.pipelines.judge.job import JudgeJob, run_judge
+    from housestyle.pipelines.judge.report import EVAL_HEADERS, eval_rows
 
     llm = _llm_settings(args) if args.criteria in ("llm", "both") else None
     job = JudgeJob(train=args.train, test=args.test, criteria=args.criteria, out=args.out, sample=args.sample,
@@ -116,11 +116,11 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def _llm_settings(args: argparse.Namespace) -> Any:
-    from pipelines.generation.cache import GenerationCache
-    from pipelines.generation.registry import make_backend
-    from pipelines.judge.criteria import load_criteria
-    from pipelines.judge.job import default_llm_criteria
-    from pipelines.judge.prepare import LlmSettings
+    from housestyle.pipelines.generation.cache import GenerationCache
+    from housestyle.pipelines.generation.registry import make_backend
+    from housestyle.pipelines.judge.criteria import load_criteria
+    from housestyle.pipelines.judge.job import default_llm_criteria
+    from housestyle.pipelines.judge.prepare import LlmSettings
 
     criteria = load_criteria(args.llm_criteria) if args.llm_criteria else default_llm_criteria()
     backend = make_backend(args.backend, dict(args.backend_options))
@@ -131,7 +131,7 @@ def _llm_settings(args: argparse.Namespace) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry (same as `housestyle judge …`), handy for tests and scripts."""
-    from pipelines.errors import HousestyleError
+    from housestyle.pipelines.errors import HousestyleError
 
     parser = argparse.ArgumentParser(prog="housestyle")
     register(parser.add_subparsers(dest="command", required=True))

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from assets.cli_table import text_table
-from pipelines import atomic
+from housestyle.assets.cli_table import text_table
+from housestyle.pipelines import atomic
 
 
 def register(subparsers: Any) -> None:
@@ -51,8 +51,8 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.errors import ConfigError
-    from pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
+    from housestyle.pipelines.errors import ConfigError
+    from housestyle.pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
 
     if args.bootstrap < 0:
         raise ConfigError("--bootstrap must be >= 0")
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         dropped = ", ".join(f"{n} {reason.replace('_', '-')} rows dropped" for reason, n in sorted(data.dropped.items()))
         print(f"{data.path}: {data.layout} layout, {data.lp}, {data.segments.height} rated outputs"
               + (f"; {dropped}" if dropped else ""), file=sys.stderr)
-    from pipelines.metaeval.meta_eval import meta_evaluate  # metrics libraries: only once the inputs are good
-    from pipelines.metaeval.report import mqm_markdown, results_markdown, signatures_markdown
+    from housestyle.pipelines.metaeval.meta_eval import meta_evaluate  # metrics libraries: only once the inputs are good
+    from housestyle.pipelines.metaeval.report import mqm_markdown, results_markdown, signatures_markdown
 
     results = meta_evaluate(datas, list(args.reference_systems), n_bootstrap=args.bootstrap,
                             seed=args.seed, exclude_systems=list(args.exclude_systems),
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry (same as `housestyle meta-eval …`), handy for tests and scripts."""
-    from pipelines.errors import HousestyleError
+    from housestyle.pipelines.errors import HousestyleError
 
     parser = argparse.ArgumentParser(prog="housestyle")
     register(parser.add_subparsers(dest="command", required=True))

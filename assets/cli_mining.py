@@ -13,9 +13,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from assets.cli_ingest import add_strict, report_ingest
-from pipelines.errors import InputError
-from pipelines.paths import CLIENT_GRAMMAR, client_path
+from housestyle.assets.cli_ingest import add_strict, report_ingest
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.paths import CLIENT_GRAMMAR, client_path
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
 
 def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
     """Input files and, for files found under a folder argument, that folder (for domains)."""
-    from assets.inbox import input_files
+    from housestyle.assets.inbox import input_files
 
     files: list[Path] = []
     roots: dict[Path, Path] = {}
@@ -69,7 +69,7 @@ def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
 
 
 def run_mine(args: argparse.Namespace) -> int:
-    from pipelines import atomic
+    from housestyle.pipelines import atomic
 
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
@@ -83,10 +83,10 @@ def run_mine(args: argparse.Namespace) -> int:
             raise InputError("no such file", path=str(path))
     atomic.writable_folder(client_path(args.out, args.client, source="--client"))
 
-    from pipelines.mining.build_set import mine_to_set, read_sources
-    from pipelines.conventionset.version import sha256_file
-    from pipelines.ingest import domain_from_path, ingest_files
-    from pipelines.mining.corpus import read_units_for_mining
+    from housestyle.pipelines.mining.build_set import mine_to_set, read_sources
+    from housestyle.pipelines.conventionset.version import sha256_file
+    from housestyle.pipelines.ingest import domain_from_path, ingest_files
+    from housestyle.pipelines.mining.corpus import read_units_for_mining
 
     sources = read_sources(contrast=args.contrast, authored=authored, decisions=args.decisions, glossary=glossary)
     # Inputs are named by file name (plus the folder path under a folder argument), never by an absolute
@@ -149,7 +149,7 @@ def _decisions_line(set_dir: Path) -> str | None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from pipelines.conventionset.diff import diff_sets, render
+    from housestyle.pipelines.conventionset.diff import diff_sets, render
 
     print(render(diff_sets(args.a, args.b)), end="")
     return 0

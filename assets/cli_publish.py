@@ -30,8 +30,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.publish.publish import publish
-    from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
+    from housestyle.pipelines.publish.publish import publish
+    from housestyle.pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 
     statuses = parse_statuses(args.status, PUBLISHED_STATUSES)
     done = publish(args.conventions, args.format, args.out, statuses, with_qa=args.with_qa, layout=args.layout)

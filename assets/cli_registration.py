@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipelines import atomic
-from pipelines.cells import write_csv_safe
-from pipelines.errors import InputError, RegistrationError
-from pipelines.paths import CLIENT_GRAMMAR, client_name, client_path, under
-from pipelines.project import project_folder, resolve_project
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import write_csv_safe
+from housestyle.pipelines.errors import InputError, RegistrationError
+from housestyle.pipelines.paths import CLIENT_GRAMMAR, client_name, client_path, under
+from housestyle.pipelines.project import project_folder, resolve_project
 
 if TYPE_CHECKING:
     import polars as pl
@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_register(args: argparse.Namespace) -> int:
-    from pipelines.registration.freeze import (
+    from housestyle.pipelines.registration.freeze import (
         freeze_registration,
         load_registration,
         read_spec,
@@ -81,8 +81,8 @@ def run_register(args: argparse.Namespace) -> int:
 
 def _ingest_client(inbox: Path, client: str, out_dir: Path) -> Path:
     """tm_units of inbox/<client>/tm/ (domain = first sub-folder), ingested into ``out_dir``."""
-    from assets.inbox import tm_files
-    from pipelines.ingest import domain_from_path, ingest_files
+    from housestyle.assets.inbox import tm_files
+    from housestyle.pipelines.ingest import domain_from_path, ingest_files
 
     files = tm_files(inbox, client)
     if not files:
@@ -93,8 +93,8 @@ def _ingest_client(inbox: Path, client: str, out_dir: Path) -> Path:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from pipelines.registration.evaluate import evaluate, set_directory
-    from pipelines.registration.freeze import load_registration
+    from housestyle.pipelines.registration.evaluate import evaluate, set_directory
+    from housestyle.pipelines.registration.freeze import load_registration
 
     reg_dir = args.registration.parent if args.registration.is_file() else args.registration
     reg = load_registration(reg_dir)  # verify first: a tampered registration is reported before any ingest
@@ -127,8 +127,8 @@ def _read_tm_units(path: Path, columns: tuple[str, ...] = ("unit_id", "source", 
 
 
 def run_review_sample(args: argparse.Namespace) -> int:
-    from pipelines.registration.evaluate import load_set
-    from pipelines.registration.review import review_sample
+    from housestyle.pipelines.registration.evaluate import load_set
+    from housestyle.pipelines.registration.review import review_sample
 
     cset = load_set(args.conventions)
     units = _read_tm_units(args.tm_units) if args.tm_units else None
@@ -144,9 +144,9 @@ def run_review_sample(args: argparse.Namespace) -> int:
 def file_verdict_review(review: Path, conventions: Path, registration: Path, inbox: Path) -> int:
     """``review-import`` of a verdict file (convention_id, verdict, …): checked, copied to
     inbox/<client>/review/<set_version>.<ext> for the registration's precision gate."""
-    from pipelines.registration.evaluate import load_set
-    from pipelines.registration.freeze import load_registration
-    from pipelines.registration.review import precision_gate, read_review
+    from housestyle.pipelines.registration.evaluate import load_set
+    from housestyle.pipelines.registration.freeze import load_registration
+    from housestyle.pipelines.registration.review import precision_gate, read_review
 
     suffix = review.suffix.lower()
     if suffix not in REVIEW_SUFFIXES:

@@ -15,14 +15,14 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipelines.cells import write_csv_safe
-from pipelines.errors import InputError, RegistrationError
-from pipelines.paths import client_path
+from housestyle.pipelines.cells import write_csv_safe
+from housestyle.pipelines.errors import InputError, RegistrationError
+from housestyle.pipelines.paths import client_path
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from pipelines.conventionset.store import OpenedSet
+    from housestyle.pipelines.conventionset.store import OpenedSet
 
 PACKET_SUFFIXES = (".xlsx", ".csv")
 VERDICT_SUFFIXES = (".csv", ".tsv", ".parquet")  # review-sample's verdict files
@@ -64,15 +64,15 @@ def _csv_list(text: str, known: tuple[str, ...], option: str) -> list[str]:
 
 
 def _inbox(explicit: Path | None) -> Path:
-    """--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/ (``pipelines.project``, the resolver
+    """--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/ (``housestyle.pipelines.project``, the resolver
     every command uses), without importing Dagster (seconds) for a command that does not run it."""
-    from pipelines.project import project_folder
+    from housestyle.pipelines.project import project_folder
 
     return project_folder("inbox", explicit)
 
 
 def _opened(path: Path) -> OpenedSet:
-    from pipelines.conventionset.store import convention_source
+    from housestyle.pipelines.conventionset.store import convention_source
 
     _file, opened = convention_source(path)
     if opened is None or not opened.manifest.get("client"):
@@ -85,13 +85,13 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
     the inbox/<client>/tm/ files with the same name and sha256 (``mine`` route), ingested afresh."""
     import polars as pl
 
-    from assets.inbox import is_regular, tm_files
-    from pipelines.conventionset.version import sha256_file
-    from pipelines.ingest import domain_from_path, ingest_files
+    from housestyle.assets.inbox import is_regular, tm_files
+    from housestyle.pipelines.conventionset.version import sha256_file
+    from housestyle.pipelines.ingest import domain_from_path, ingest_files
 
     client, inputs = str(opened.manifest["client"]), dict(opened.manifest.get("inputs", {}))
     if "tm_units" in inputs:
-        from assets.resources import HousestyleSettings
+        from housestyle.assets.resources import HousestyleSettings
 
         table = HousestyleSettings().tm_units_path(client)
         if table.is_file() and sha256_file(table) == inputs["tm_units"]:
@@ -107,12 +107,12 @@ def _units_from_inbox(opened: OpenedSet, inbox: Path, tmp: Path) -> tuple[pl.Dat
 
 
 def run_review_export(args: argparse.Namespace) -> int:
-    from pipelines import atomic
+    from housestyle.pipelines import atomic
 
     suffix = args.out.suffix.lower()
     if suffix not in PACKET_SUFFIXES:
         raise InputError(f"the packet is {' or '.join(PACKET_SUFFIXES)}", path=str(args.out))
-    from pipelines.conventions.model import RULE_TYPES, STATUSES
+    from housestyle.pipelines.conventions.model import RULE_TYPES, STATUSES
 
     rules = _csv_list(args.rules, RULE_TYPES, "--rules")
     statuses = STATUSES if args.status.strip() == "all" else _csv_list(args.status, STATUSES, "--status")
@@ -121,10 +121,10 @@ def run_review_export(args: argparse.Namespace) -> int:
 
     import polars as pl
 
-    from assets.cli_registration import _read_tm_units
-    from pipelines.rules.io import load_conventions
-    from pipelines.review.packet import build_packet, write_csv
-    from pipelines.review.xlsx import write_xlsx
+    from housestyle.assets.cli_registration import _read_tm_units
+    from housestyle.pipelines.rules.io import load_conventions
+    from housestyle.pipelines.review.packet import build_packet, write_csv
+    from housestyle.pipelines.review.xlsx import write_xlsx
 
     conventions = load_conventions(opened.conventions_file, validate=False)  # sealed: validated when it was written
     files = opened.files
@@ -173,7 +173,7 @@ def run_review_import(args: argparse.Namespace) -> int:
     if suffix not in (*PACKET_SUFFIXES, *VERDICT_SUFFIXES):
         raise InputError(f"a review file is one of {(*PACKET_SUFFIXES, *VERDICT_SUFFIXES[1:])}", path=str(args.review))
     if _is_verdict_file(args.review):
-        from assets.cli_registration import file_verdict_review
+        from housestyle.assets.cli_registration import file_verdict_review
 
         if args.registration is None:
             raise InputError("a verdict file (no decision column) is only filed for a precision gate: give --registration",
@@ -183,11 +183,11 @@ def run_review_import(args: argparse.Namespace) -> int:
 
 
 def _import_decisions(args: argparse.Namespace) -> int:
-    from pipelines import atomic
-    from pipelines.rules.io import load_conventions
-    from pipelines.conventionset.decisions import DECISIONS_FILE, append_decisions, read_decisions
-    from pipelines.review.decide import decisions_from_rows, edit_summaries, review_frame
-    from pipelines.review.xlsx import read_packet
+    from housestyle.pipelines import atomic
+    from housestyle.pipelines.rules.io import load_conventions
+    from housestyle.pipelines.conventionset.decisions import DECISIONS_FILE, append_decisions, read_decisions
+    from housestyle.pipelines.review.decide import decisions_from_rows, edit_summaries, review_frame
+    from housestyle.pipelines.review.xlsx import read_packet
 
     opened = _opened(args.conventions)
     client, version = str(opened.manifest["client"]), opened.set_version
@@ -208,7 +208,7 @@ def _import_decisions(args: argparse.Namespace) -> int:
           f"→ {path} ({total} rows)")
     print(f"the next set of {client} follows them (the convention_set asset, or mine --decisions {path})")
     if gate is not None:
-        from pipelines.registration.review import precision_gate
+        from housestyle.pipelines.registration.review import precision_gate
 
         dest = client_path(inbox, client, "review", f"{version}.csv")
         with atomic.file_lock(path):  # derived from the decisions as they are now, not as another import saw them
@@ -230,7 +230,7 @@ def _reg_dir(registration: Path) -> Path:
 
 
 def _precision_gate(registration: Path, client: str) -> Any:
-    from pipelines.registration.freeze import load_registration
+    from housestyle.pipelines.registration.freeze import load_registration
 
     reg_dir = _reg_dir(registration)
     reg = load_registration(reg_dir)

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assets.instance import ensure_dagster_home
-from pipelines.errors import ConfigError
-from pipelines.paths import CLIENT_GRAMMAR
+from housestyle.assets.instance import ensure_dagster_home
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.paths import CLIENT_GRAMMAR
 
 if TYPE_CHECKING:  # dagster (via the resource) is imported when the command runs, not at every CLI start
-    from assets.resources import HousestyleSettings
+    from housestyle.assets.resources import HousestyleSettings
 
 DEFAULT_CLIENT = "demo"
 EXECUTORS = ("multiprocess", "in_process")
@@ -40,9 +40,9 @@ def register(subparsers: Any) -> None:
 
 def cli_job() -> Any:
     """The client job with the progress logger (module level: the multiprocess executor rebuilds it per step)."""
-    from assets.definitions import defs
-    from assets.jobs import CLIENT_JOB_NAME
-    from assets.progress import progress_logger
+    from housestyle.assets.definitions import defs
+    from housestyle.assets.jobs import CLIENT_JOB_NAME
+    from housestyle.assets.progress import progress_logger
 
     from dagster import colored_console_logger
 
@@ -93,9 +93,9 @@ def _instance(verbose: bool) -> Any:
 
 def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) -> None:
     """Record the client's input versions (what the schedule compares against), as its sensor would."""
-    from assets.definitions import defs
-    from assets.freshness import plan_refresh, record_observations
-    from assets.jobs import CLIENT_JOB_NAME
+    from housestyle.assets.definitions import defs
+    from housestyle.assets.freshness import plan_refresh, record_observations
+    from housestyle.assets.jobs import CLIENT_JOB_NAME
 
     repository = defs.get_repository_def()
     keys = repository.get_job(CLIENT_JOB_NAME).asset_layer.selected_asset_keys
@@ -106,23 +106,23 @@ def run(args: argparse.Namespace) -> int:
     ensure_dagster_home()
     from dagster import execute_job, reconstructable
 
-    from assets.partitions import CLIENTS_PARTITIONS_NAME
-    from assets.resources import HousestyleSettings
+    from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+    from housestyle.assets.resources import HousestyleSettings
 
     settings = HousestyleSettings()
     client = args.client
     if not settings.client_dir(client).is_dir():
         known = ", ".join(client_dirs(settings.inbox)) or "none"
         raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
-    from assets.inbox import tm_files
+    from housestyle.assets.inbox import tm_files
 
     if not tm_files(settings.inbox, client):  # nothing to learn from: say so now, not after minutes of steps
         raise ConfigError(f"{settings.client_dir(client) / 'tm'}: no translation memories for client {client!r} "
                           "(add TMX, XLIFF, PO or TBX files there, then run again)")
-    from assets.jobs import LOCAL_EXECUTION_CONFIG
+    from housestyle.assets.jobs import LOCAL_EXECUTION_CONFIG
 
-    from assets.run_owner import client_run_lock, owner_tags, release_dead_runs
-    from assets.schedules import client_in_flight
+    from housestyle.assets.run_owner import client_run_lock, owner_tags, release_dead_runs
+    from housestyle.assets.schedules import client_in_flight
 
     run_config: dict[str, Any] = {"loggers": {"progress": {}, **({"console": {}} if args.verbose else {})}}
     tags = {"housestyle/trigger": "cli", **owner_tags()}

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from assets.cli_table import NO_VALUE, text_table
-from pipelines.errors import ConfigError
+from housestyle.assets.cli_table import NO_VALUE, text_table
+from housestyle.pipelines.errors import ConfigError
 
 
 def system_arg(value: str) -> tuple[str, Path]:
@@ -46,14 +46,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines import atomic
+    from housestyle.pipelines import atomic
 
     systems: dict[str, Path] = {}
     for name, path in args.system:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
-    from pipelines.conventions.statuses import parse_statuses
+    from housestyle.pipelines.conventions.statuses import parse_statuses
 
     statuses = parse_statuses(args.status)  # a typo is one line, before anything is read
     # A new, empty or earlier-run --out is built in a temporary folder and renamed at the end (a full disk
@@ -63,10 +63,10 @@ def run(args: argparse.Namespace) -> int:
     atomic.writable_folder(args.out if args.out.exists() or not whole else args.out.parent)
 
     import polars as pl
-    from pipelines.scoring.run_record import AUDIT_FILE
-    from pipelines.scoring.runs import run_scoring
-    from pipelines.scoring.summary import system_summary
-    from pipelines.scoring.verdicts import system_verdicts
+    from housestyle.pipelines.scoring.run_record import AUDIT_FILE
+    from housestyle.pipelines.scoring.runs import run_scoring
+    from housestyle.pipelines.scoring.summary import system_summary
+    from housestyle.pipelines.scoring.verdicts import system_verdicts
 
     threshold, ignores = _client_inputs(args)
 
@@ -96,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
 def _client_inputs(args: argparse.Namespace) -> tuple[float, Path | None]:
     """(threshold, ignores file): --threshold, else the client's settings.json, else the default;
     the client's ignores.parquet with --client."""
-    from pipelines.scoring.client_settings import client_threshold
-    from pipelines.scoring.ignores import IGNORES_FILE
-    from pipelines.scoring.verdicts import DEFAULT_THRESHOLD
+    from housestyle.pipelines.scoring.client_settings import client_threshold
+    from housestyle.pipelines.scoring.ignores import IGNORES_FILE
+    from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD
 
     if args.threshold is not None and not 0 <= args.threshold <= 100:
         raise ConfigError(f"--threshold must be from 0 to 100, got {args.threshold:g}")
@@ -115,7 +115,7 @@ def client_folder(inbox: Path | None, client: str) -> Path:
     import os
     import re
 
-    from pipelines.project import resolve_project
+    from housestyle.pipelines.project import resolve_project
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", client) or ".." in client:
         raise ConfigError(f"client name {client!r}: one path segment of letters, digits, . _ - (no ..)")
@@ -125,7 +125,7 @@ def client_folder(inbox: Path | None, client: str) -> Path:
 
 def _left_out(run_dir: Path) -> str:
     """'; left out: rejected 3' from run.json (empty when nothing was left out)."""
-    from pipelines.scoring.run_record import open_run
+    from housestyle.pipelines.scoring.run_record import open_run
 
     left = open_run(run_dir).get("left_out") or {}
     return "; left out: " + ", ".join(f"{s} {n}" for s, n in left.items()) if left else ""

@@ -3,7 +3,7 @@
 
 Both run on the project's instance (its dagster.yaml, copied into $DAGSTER_HOME) and its workspace
 file (workspace.yaml, written by `housestyle init`; without one, the default code location
-``assets.definitions``), in the project folder with $HOUSESTYLE_ROOT set, so every process they start
+``housestyle.assets.definitions``), in the project folder with $HOUSESTYLE_ROOT set, so every process they start
 (code servers, run workers) reads and writes the same project.
 """
 
@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assets.instance import ensure_dagster_home
-from assets.reports import ENV_REPORTS_URL, reports_base, start_reports_server
-from pipelines.errors import ConfigError
-from pipelines.project import ENV_ROOT, WORKSPACE_FILE, resolve_project
+from housestyle.assets.instance import ensure_dagster_home
+from housestyle.assets.reports import ENV_REPORTS_URL, reports_base, start_reports_server
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.project import ENV_ROOT, WORKSPACE_FILE, resolve_project
 
-DEFAULT_MODULE = "assets.definitions"
-CELERY_MODULE = "assets.definitions_celery"
+DEFAULT_MODULE = "housestyle.assets.definitions"
+CELERY_MODULE = "housestyle.assets.definitions_celery"
 CELERY_FILE = "celery.yaml"
 
 
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
 
 
 def location_args(project: Path) -> list[str]:
-    """-w <project>/workspace.yaml when the project has one, else -m assets.definitions."""
+    """-w <project>/workspace.yaml when the project has one, else -m housestyle.assets.definitions."""
     workspace = project / WORKSPACE_FILE
     return ["-w", str(workspace)] if workspace.is_file() else ["-m", DEFAULT_MODULE]
 
@@ -107,7 +107,7 @@ def _exec_in_project(command: list[str], project: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assets.resources import HousestyleSettings
+    from housestyle.assets.resources import HousestyleSettings
 
     project = resolve_project()
     home = ensure_dagster_home(project)

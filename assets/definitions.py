@@ -1,4 +1,4 @@
-"""The Definitions object (`dagster dev -m assets.definitions`), the default code location.
+"""The Definitions object (`dagster dev -m housestyle.assets.definitions`), the default code location.
 
 ASSET_MODULES is the registry: a module that defines assets or asset checks joins the graph with one
 line here. Every client-partitioned asset is part of the per-client job the sensor, the schedule and
@@ -20,20 +20,20 @@ from dagster import (
     load_assets_from_modules,
 )
 
-from assets.freshness import source_specs
-from assets.jobs import client_job
-from assets.resources import HousestyleSettings
-from assets.schedules import daily_refresh
-from assets.sensors import inbox_sensor
+from housestyle.assets.freshness import source_specs
+from housestyle.assets.jobs import client_job
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.schedules import daily_refresh
+from housestyle.assets.sensors import inbox_sensor
 
 ASSET_MODULES: list[str] = [
-    "assets.ingest",
-    "assets.mining",
-    "assets.scoring",
-    "assets.metaeval",
-    "assets.evaluation",
-    "assets.generation",
-    "assets.judge",
+    "housestyle.assets.ingest",
+    "housestyle.assets.mining",
+    "housestyle.assets.scoring",
+    "housestyle.assets.metaeval",
+    "housestyle.assets.evaluation",
+    "housestyle.assets.generation",
+    "housestyle.assets.judge",
 ]
 
 

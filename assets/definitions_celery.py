@@ -1,4 +1,4 @@
-"""The same graph as assets.definitions, with the per-client job on dagster-celery's executor.
+"""The same graph as housestyle.assets.definitions, with the per-client job on dagster-celery's executor.
 
 A code location of its own, because Dagster fixes a job's executor in code (run config cannot swap it).
 Steps go to Celery workers (`housestyle worker`, i.e. `dagster-celery worker start -A dagster_celery.app`)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dagster_celery import celery_executor
 
-from assets.definitions import build_definitions
+from housestyle.assets.definitions import build_definitions
 
 ENV_BROKER = "HOUSESTYLE_CELERY_BROKER_URL"
 ENV_BACKEND = "HOUSESTYLE_CELERY_BACKEND_URL"

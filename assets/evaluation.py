@@ -27,13 +27,13 @@ from dagster import (
     multi_asset_check,
 )
 
-from assets.freshness import code_version
-from assets.metadata import md_table
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines.registration.evaluate import evaluate
-from pipelines.registration.freeze import latest_registration_dir, load_registration
-from pipelines.registration.verdict import EVALUATION_FILE
+from housestyle.assets.freshness import code_version
+from housestyle.assets.metadata import md_table
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.registration.evaluate import evaluate
+from housestyle.pipelines.registration.freeze import latest_registration_dir, load_registration
+from housestyle.pipelines.registration.verdict import EVALUATION_FILE
 
 READS_GOLD = {"housestyle/reads_gold": "true"}
 GATE_ROLES = ("dev", "heldout", "review")

@@ -48,12 +48,12 @@ from typing import Any
 
 from dagster import AssetKey, AssetObservation, AssetRecordsFilter, AssetSpec, DagsterInstance, DagsterRunStatus
 
-from assets.inbox import content_fingerprint, input_files, tm_files
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines.paths import client_path
-from pipelines.fingerprint import CODE_PACKAGES as INTERNAL_PACKAGES
-from pipelines.fingerprint import PACKAGE_ROOT, files_digest
+from housestyle.assets.inbox import content_fingerprint, input_files, tm_files
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.paths import client_path
+from housestyle.pipelines.fingerprint import CODE_PACKAGES as INTERNAL_PACKAGES
+from housestyle.pipelines.fingerprint import PACKAGE_ROOT, files_digest
 
 DATA_VERSION_TAG = "dagster/data_version"
 CODE_VERSION_TAG = "dagster/code_version"
@@ -111,8 +111,13 @@ def source_versions(settings: HousestyleSettings, client: str) -> dict[str, str]
 
 # ---------------------------------------------------------------------------------------- code versions
 
+IMPORT_PREFIX = "housestyle."  # the one import package; its code lives in PACKAGE_ROOT/{pipelines,assets}
+
+
 def _module_path(name: str) -> Path | None:
-    base = PACKAGE_ROOT.joinpath(*name.split("."))
+    if not name.startswith(IMPORT_PREFIX):
+        return None
+    base = PACKAGE_ROOT.joinpath(*name[len(IMPORT_PREFIX):].split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
@@ -138,7 +143,7 @@ def _direct_imports(name: str) -> frozenset[str]:
                 base = ".".join(anchor + ([node.module] if node.module else []))
             targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
         for target in targets:
-            if target.split(".")[0] in INTERNAL_PACKAGES and _module_path(target) is not None:
+            if target.split(".")[1:2] and target.split(".")[1] in INTERNAL_PACKAGES and _module_path(target) is not None:
                 found.add(target)
     return frozenset(found)
 

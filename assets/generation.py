@@ -1,6 +1,6 @@
 """The generator resource and the model-contrast assets: contrast_outputs → negative_candidates.
 
-``GeneratorResource`` picks one backend of ``pipelines.generation`` (openai-compatible HTTP,
+``GeneratorResource`` picks one backend of ``housestyle.pipelines.generation`` (openai-compatible HTTP,
 in-process llama.cpp, precomputed files). With ``backend="auto"`` (default) a client's
 ``inbox/<client>/generic/*`` files are its generic systems (precomputed: no model needed, which is
 how the demo runs), unless $HOUSESTYLE_GENERATOR_BACKEND names a backend; with neither the contrast
@@ -31,23 +31,23 @@ from dagster import (
     asset,
 )
 
-from assets.freshness import code_version
-from assets.inbox import input_files
-from assets.jobs import MODEL_SERVER_RETRY
-from assets.metadata import md_counts, md_table
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines import atomic
-from pipelines.contrast.cases import Unit
-from pipelines.contrast.mine import mine_contrast
-from pipelines.contrast.sampling import sample_units, units_from_frame
-from pipelines.rules.io import load_authored, load_conventions, write_conventions
-from pipelines.conventions.model import Convention
-from pipelines.generation.base import Backend
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.registry import make_backend
-from pipelines.generation.tasks import translate
-from pipelines.paths import client_path
+from housestyle.assets.freshness import code_version
+from housestyle.assets.inbox import input_files
+from housestyle.assets.jobs import MODEL_SERVER_RETRY
+from housestyle.assets.metadata import md_counts, md_table
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines import atomic
+from housestyle.pipelines.contrast.cases import Unit
+from housestyle.pipelines.contrast.mine import mine_contrast
+from housestyle.pipelines.contrast.sampling import sample_units, units_from_frame
+from housestyle.pipelines.rules.io import load_authored, load_conventions, write_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.generation.base import Backend
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.registry import make_backend
+from housestyle.pipelines.generation.tasks import translate
+from housestyle.pipelines.paths import client_path
 
 ENV_PREFIX = "HOUSESTYLE_GENERATOR_"
 MINED_TERMS = "term_candidates"  # the miner's asset: <storage>/term_candidates/<client>/<src>__<tgt>/candidates.jsonl

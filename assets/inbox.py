@@ -4,7 +4,7 @@ Documentation files (README, PROVENANCE, LICENSE notes, *.md) and hidden files a
 sit beside the data to keep licence notes with it. Every other file is handed to ingest, so an
 unsupported file becomes a visible file-level reject instead of being skipped silently; so does an entry
 that is not a regular file (a symlink, a FIFO, a device: never followed nor opened). Client folders
-whose name is not a client name (``pipelines.paths``) are not clients.
+whose name is not a client name (``housestyle.pipelines.paths``) are not clients.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-from pipelines.conventionset.version import sha256_file
-from pipelines.paths import client_path, is_client_name
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.paths import client_path, is_client_name
 
 NOT_INPUT_SUFFIXES = (".md", ".rst")
 NOT_INPUT_STEMS = ("readme", "provenance", "license", "licence", "notice", "copying")
@@ -43,7 +43,7 @@ def is_input_file(path: Path) -> bool:
 def input_entries(folder: Path) -> list[Path]:
     """Every non-hidden, non-documentation entry under ``folder`` that is not a real folder: regular
     files, and symlinks (to files or folders, never followed), FIFOs, sockets and devices, which ingest
-    turns into rejects (``pipelines.ingest.not_regular``) instead of skipping them silently. Sorted."""
+    turns into rejects (``housestyle.pipelines.ingest.not_regular``) instead of skipping them silently. Sorted."""
     if not folder.is_dir() or folder.is_symlink():
         return []
     found: list[Path] = []

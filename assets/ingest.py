@@ -3,7 +3,7 @@
 One multi-asset, because one streaming pass over the files produces both tables; the invariant check
 runs inside the same step (blocking), so nothing downstream sees a table that lost a unit. The check
 compares, per file, the units the independent scan counted with the units found in the written
-tables (``pipelines.tm_accounting``): it fails whenever one file's two figures disagree.
+tables (``housestyle.pipelines.tm_accounting``): it fails whenever one file's two figures disagree.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
@@ -25,14 +25,14 @@ from dagster import (
     multi_asset,
 )
 
-from assets.freshness import code_version
-from assets.inbox import tm_files
-from assets.metadata import md_counts, md_frame, md_table
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines.ingest import IngestSummary, domain_from_path, ingest_files
-from pipelines.readers.containers import ContainerLimits
-from pipelines.tm_accounting import FileAccount, accounting
+from housestyle.assets.freshness import code_version
+from housestyle.assets.inbox import tm_files
+from housestyle.assets.metadata import md_counts, md_frame, md_table
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.ingest import IngestSummary, domain_from_path, ingest_files
+from housestyle.pipelines.readers.containers import ContainerLimits
+from housestyle.pipelines.tm_accounting import FileAccount, accounting
 
 INVARIANT_CHECK = "read_equals_kept_plus_rejected"
 PREVIEW_COLUMNS = ["unit_id", "src_lang", "tgt_lang", "source", "target", "domain", "source_file"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pipelines import atomic
-from pipelines.project import INSTANCE_FILE, resolve_project
+from housestyle.pipelines import atomic
+from housestyle.pipelines.project import INSTANCE_FILE, resolve_project
 
 
 def ensure_dagster_home(project: Path | None = None) -> Path:

@@ -1,8 +1,8 @@
 """The per-client job (every client-partitioned asset and its checks, in graph order) and its execution.
 
 Its executor is a property of the code location (Dagster cannot swap an executor by run config):
-the default location (assets.definitions) runs each step in its own process, so independent assets
-of one run (pattern, rule and term candidates, contrast) run side by side; assets.definitions_celery
+the default location (housestyle.assets.definitions) runs each step in its own process, so independent assets
+of one run (pattern, rule and term candidates, contrast) run side by side; housestyle.assets.definitions_celery
 carries dagster-celery's executor instead.
 """
 
@@ -27,13 +27,13 @@ if TYPE_CHECKING:  # the return type is not exported by dagster's public API
         UnresolvedAssetJobDefinition,
     )
 
-from assets.partitions import CLIENTS
+from housestyle.assets.partitions import CLIENTS
 
 CLIENT_JOB_NAME = "client_refresh"
 # Step processes fork from a server that has already imported the graph (spaCy, polars, sklearn...):
 # a spawned step would spend ~10 s importing them before doing any work.
 LOCAL_EXECUTION_CONFIG = {"execution": {"config": {
-    "start_method": {"forkserver": {"preload_modules": ["assets.definitions"]}}}}}
+    "start_method": {"forkserver": {"preload_modules": ["housestyle.assets.definitions"]}}}}}
 # Steps that call a model server (generation, LLM criteria) retry a failed call with exponential
 # back-off and jitter: 5 s, ~10 s, ~20 s. Deterministic steps do not retry (a retry would fail the same way).
 MODEL_SERVER_RETRY = RetryPolicy(max_retries=3, delay=5, backoff=Backoff.EXPONENTIAL, jitter=Jitter.PLUS_MINUS)

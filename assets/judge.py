@@ -22,15 +22,15 @@ from dagster import (
     asset,
 )
 
-from assets.freshness import code_version
-from assets.jobs import MODEL_SERVER_RETRY
-from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
-from pipelines.errors import ConfigError
-from pipelines.judge.job import JudgeJob, default_llm_criteria, run_judge
-from pipelines.judge.prepare import LlmSettings
-from pipelines.judge.report import eval_markdown
-from pipelines.judge.samples import load_pair
-from pipelines.metaeval.mqm import check_lp
+from housestyle.assets.freshness import code_version
+from housestyle.assets.jobs import MODEL_SERVER_RETRY
+from housestyle.assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.judge.job import JudgeJob, default_llm_criteria, run_judge
+from housestyle.pipelines.judge.prepare import LlmSettings
+from housestyle.pipelines.judge.report import eval_markdown
+from housestyle.pipelines.judge.samples import load_pair
+from housestyle.pipelines.metaeval.mqm import check_lp
 
 ENV_DATA = "HOUSESTYLE_DATA"
 ENV_BACKEND = "HOUSESTYLE_GENERATOR_BACKEND"
@@ -67,8 +67,8 @@ class JudgeConfig(Config):
 
 
 def _llm(config: JudgeConfig, storage: Path) -> LlmSettings | None:
-    from pipelines.generation.cache import GenerationCache
-    from pipelines.generation.registry import make_backend
+    from housestyle.pipelines.generation.cache import GenerationCache
+    from housestyle.pipelines.generation.registry import make_backend
 
     name = config.backend_name()
     if name is None:

@@ -20,13 +20,13 @@ from dagster import (
     asset,
 )
 
-from assets.freshness import code_version
-from assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
-from pipelines import atomic
-from pipelines.errors import ConfigError
-from pipelines.metaeval.meta_eval import meta_evaluate
-from pipelines.metaeval.mqm import check_lp, load_mqm
-from pipelines.metaeval.report import results_markdown, signatures_markdown
+from housestyle.assets.freshness import code_version
+from housestyle.assets.resources import REPO_ROOT_DEFAULT, HousestyleSettings
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.metaeval.meta_eval import meta_evaluate
+from housestyle.pipelines.metaeval.mqm import check_lp, load_mqm
+from housestyle.pipelines.metaeval.report import results_markdown, signatures_markdown
 
 ENV_DATA = "HOUSESTYLE_DATA"
 TED_FILES = ["wmt-mqm/ted/ende/mqm_ted_ende.tsv", "wmt-mqm/ted/zhen/mqm_ted_zhen.tsv"]

@@ -2,7 +2,7 @@
 convention_candidates → convention_set, partitioned by client like tm_units.
 
 Thin: each asset selects the client's units (all, or the split named in run config, from
-inbox/<client>/splits.json), calls ``pipelines.mining`` and stores its candidates under
+inbox/<client>/splits.json), calls ``housestyle.pipelines.mining`` and stores its candidates under
 <storage>/<asset>/<client>/. Every language pair of the client's TM with units is mined. Nothing
 here reads gold or registrations (the isolation test checks the asset graph).
 """
@@ -23,19 +23,19 @@ from dagster import (
     asset,
 )
 
-from assets.freshness import code_version
-from assets.inbox import input_files
-from assets.metadata import md_counts
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines import atomic
-from pipelines.rules.io import load_conventions
-from pipelines.conventionset.version import sha256_file
-from pipelines.mining.build_set import build_set, pair_key, read_sources
-from pipelines.conventionset.decisions import DECISIONS_FILE
-from pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
-from pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
-from pipelines.mining.mine import (
+from housestyle.assets.freshness import code_version
+from housestyle.assets.inbox import input_files
+from housestyle.assets.metadata import md_counts
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines import atomic
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.mining.build_set import build_set, pair_key, read_sources
+from housestyle.pipelines.conventionset.decisions import DECISIONS_FILE
+from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
+from housestyle.pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
+from housestyle.pipelines.mining.mine import (
     PATTERN_FAMILIES,
     RULE_FAMILIES,
     combine,
@@ -43,10 +43,10 @@ from pipelines.mining.mine import (
     proposer_group,
     term_group,
 )
-from pipelines.mining.params import DEFAULT_PARAMS
-from pipelines.mining.term_trace import TRACE_FILE
-from pipelines.splits import select_split
-from pipelines.paths import client_path
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+from housestyle.pipelines.mining.term_trace import TRACE_FILE
+from housestyle.pipelines.splits import select_split
+from housestyle.pipelines.paths import client_path
 
 
 class MiningConfig(Config):

@@ -2,7 +2,7 @@
 
 Each root is taken from (1) the resource field when set, (2) its environment variable, read when the
 path is asked for (so `dagster dev`, tests and the CLI can all point it elsewhere), (3) a default
-inside the project folder: ``pipelines.project.project_folder``, the one resolver every command uses
+inside the project folder: ``housestyle.pipelines.project.project_folder``, the one resolver every command uses
 too ($HOUSESTYLE_ROOT, else the nearest folder upward from the working directory holding inbox/ and
 dagster.yaml; never the installed package's own folder). Deployments may also bind a field to ``dagster.EnvVar``.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
-from pipelines.paths import client_path, under
-from pipelines.project import ENV_ROOT, project_folder, resolve_project
+from housestyle.pipelines.paths import client_path, under
+from housestyle.pipelines.project import ENV_ROOT, project_folder, resolve_project
 
 # The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
 REPO_ROOT_DEFAULT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ class HousestyleSettings(ConfigurableResource):
         return project_folder("storage", self.storage_root, project=lambda: self.repo)
 
     def client_dir(self, client: str) -> Path:
-        """inbox/<client>/ (the name checked, the path kept under the inbox: pipelines.paths)."""
+        """inbox/<client>/ (the name checked, the path kept under the inbox: housestyle.pipelines.paths)."""
         return client_path(self.inbox, client)
 
     def asset_dir(self, asset: str, client: str) -> Path:

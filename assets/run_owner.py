@@ -21,9 +21,9 @@ from pathlib import Path
 
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
-from pipelines import atomic
-from pipelines.errors import ConfigError
-from pipelines.paths import client_name, under
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.paths import client_name, under
 
 OWNER_PID_TAG = "housestyle/pid"
 OWNER_HOST_TAG = "housestyle/host"

@@ -20,12 +20,12 @@ from dagster import (
     schedule,
 )
 
-from assets.freshness import RefreshPlan, plan_refresh, record_observations
-from assets.inbox import clients_with_tm
-from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
-from assets.run_owner import release_dead_runs
+from housestyle.assets.freshness import RefreshPlan, plan_refresh, record_observations
+from housestyle.assets.inbox import clients_with_tm
+from housestyle.assets.jobs import CLIENT_JOB_NAME
+from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.run_owner import release_dead_runs
 
 IN_FLIGHT = [DagsterRunStatus.QUEUED, DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
 

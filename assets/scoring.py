@@ -17,24 +17,24 @@ from typing import Any
 import polars as pl
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
 
-from assets.freshness import code_version
-from assets.inbox import system_files
-from assets.metadata import md_table
-from assets.partitions import CLIENTS
-from assets.reports import report_url
-from assets.resources import HousestyleSettings
-from pipelines import atomic
-from pipelines.scoring.audit import audit_status
-from pipelines.scoring.report import NO_SCORE
-from pipelines.scoring.run_record import AUDIT_FILE, open_run
-from pipelines.scoring.runs import open_conventions, plan_run, run_scoring
-from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
-from pipelines.scoring.verdicts import run_threshold, system_verdicts
-from pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
-from pipelines.paths import client_path
-from pipelines.scoring.client_settings import client_threshold
-from pipelines.scoring.delivery import input_digest, load_segments_at
-from pipelines.scoring.ignores import IGNORES_FILE
+from housestyle.assets.freshness import code_version
+from housestyle.assets.inbox import system_files
+from housestyle.assets.metadata import md_table
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.reports import report_url
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines import atomic
+from housestyle.pipelines.scoring.audit import audit_status
+from housestyle.pipelines.scoring.report import NO_SCORE
+from housestyle.pipelines.scoring.run_record import AUDIT_FILE, open_run
+from housestyle.pipelines.scoring.runs import open_conventions, plan_run, run_scoring
+from housestyle.pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses
+from housestyle.pipelines.scoring.verdicts import run_threshold, system_verdicts
+from housestyle.pipelines.scoring.summary import KIND_PREFIX, adequacy_references, system_summary
+from housestyle.pipelines.paths import client_path
+from housestyle.pipelines.scoring.client_settings import client_threshold
+from housestyle.pipelines.scoring.delivery import input_digest, load_segments_at
+from housestyle.pipelines.scoring.ignores import IGNORES_FILE
 
 SYSTEMS_MANIFEST = "systems.json"
 
@@ -89,7 +89,7 @@ def delivery_files(inbox: Path, client: str) -> list[Path]:
 
 def copy_tree(source: Path, target: Path) -> None:
     """A delivery folder's readable files (``delivery``'s selection), copied as read."""
-    from pipelines.scoring.delivery import folder_files
+    from housestyle.pipelines.scoring.delivery import folder_files
 
     if target.exists():
         shutil.rmtree(target)
@@ -101,7 +101,7 @@ def copy_tree(source: Path, target: Path) -> None:
 
 def _qualifier(tm_root: Path) -> pl.Expr:
     """``<file>::<unit_id>``: the unit's file relative to tm/ (a zip member: its path in the zip), as a
-    delivery folder or zip mirroring the TM names it (``pipelines.scoring.delivery``)."""
+    delivery folder or zip mirroring the TM names it (``housestyle.pipelines.scoring.delivery``)."""
     root = tm_root.resolve().as_posix().rstrip("/") + "/"
     file = pl.col("source_file").str.replace(r"^.*!", "").str.replace(root, "", literal=True)
     return pl.concat_str([file, pl.lit("::"), pl.col("unit_id")])
@@ -209,7 +209,7 @@ def _score_whole(settings: HousestyleSettings, client: str, set_dir: Path, sourc
 
 
 def summary_markdown(run_dir: Path, run: dict[str, Any]) -> str:
-    """The report's summary table (``pipelines.scoring.summary.system_summary``, the same function)
+    """The report's summary table (``housestyle.pipelines.scoring.summary.system_summary``, the same function)
     as markdown, with the status line under it."""
     adequacy = pl.read_parquet(run_dir / "adequacy.parquet")
     scores, coverage = pl.read_parquet(run_dir / "scores.parquet"), pl.read_parquet(run_dir / "coverage.parquet")

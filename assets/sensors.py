@@ -13,7 +13,7 @@ location's sensor looks only at its own inbox, and a client with a run queued or
 any location of the instance) is left for a later tick, its cursor entry unchanged — unless the process
 that ran it is gone (``kill -9``, out of memory): such a run is marked failed (assets/run_owner.py) and
 the client is planned on this very tick. Inbox folders whose name is not a client name
-(``pipelines.paths``) or that are symlinks are skipped with a logged reason.
+(``housestyle.pipelines.paths``) or that are symlinks are skipped with a logged reason.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
@@ -31,16 +31,16 @@ from dagster import (
     sensor,
 )
 
-from assets.inbox import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
-from pipelines.scoring.client_settings import SETTINGS_FILE
-from pipelines.scoring.ignores import IGNORES_FILE
-from pipelines.conventionset.decisions import DECISIONS_FILE
-from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
-from assets.run_owner import release_dead_runs
-from assets.schedules import client_in_flight, refresh_request
-from pipelines.paths import CLIENT_GRAMMAR, UnsafePathError
+from housestyle.assets.inbox import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
+from housestyle.pipelines.scoring.client_settings import SETTINGS_FILE
+from housestyle.pipelines.scoring.ignores import IGNORES_FILE
+from housestyle.pipelines.conventionset.decisions import DECISIONS_FILE
+from housestyle.assets.jobs import CLIENT_JOB_NAME
+from housestyle.assets.partitions import CLIENTS, CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.run_owner import release_dead_runs
+from housestyle.assets.schedules import client_in_flight, refresh_request
+from housestyle.pipelines.paths import CLIENT_GRAMMAR, UnsafePathError
 
 
 def _repository(context: SensorEvaluationContext) -> RepositoryDefinition:

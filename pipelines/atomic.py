@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from contextlib import contextmanager
 from pathlib import Path
 
-from pipelines.errors import OutputError
+from housestyle.pipelines.errors import OutputError
 
 if TYPE_CHECKING:
     import polars as pl

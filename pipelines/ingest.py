@@ -35,20 +35,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from pipelines.atomic import atomic_path, remove_stale_temporaries, temporary_name
-from pipelines.errors import InputError, UnsupportedFormatError
-from pipelines.readers import containers, safexml
-from pipelines.readers.base import TranslationUnit
-from pipelines.readers.containers import ContainerLimits
-from pipelines.readers.po import po_records
-from pipelines.readers.registry import READ_ERRORS, format_of, read_error
-from pipelines.readers.scan import Chunk, Oversized, Problem, UnitScanner
-from pipelines.readers.xmlformats import XML_FORMATS
-from pipelines.readers.xmlunits import check_context, oversized_row
-from pipelines.tm_merge import Part, write_units
-from pipelines.tm_writer import (UNTRANSLATED, ColumnSink, Job, RejectRow, RejectWriter, SinkResult, init_worker,
+from housestyle.pipelines.atomic import atomic_path, remove_stale_temporaries, temporary_name
+from housestyle.pipelines.errors import InputError, UnsupportedFormatError
+from housestyle.pipelines.readers import containers, safexml
+from housestyle.pipelines.readers.base import TranslationUnit
+from housestyle.pipelines.readers.containers import ContainerLimits
+from housestyle.pipelines.readers.po import po_records
+from housestyle.pipelines.readers.registry import READ_ERRORS, format_of, read_error
+from housestyle.pipelines.readers.scan import Chunk, Oversized, Problem, UnitScanner
+from housestyle.pipelines.readers.xmlformats import XML_FORMATS
+from housestyle.pipelines.readers.xmlunits import check_context, oversized_row
+from housestyle.pipelines.tm_merge import Part, write_units
+from housestyle.pipelines.tm_writer import (UNTRANSLATED, ColumnSink, Job, RejectRow, RejectWriter, SinkResult, init_worker,
                                  lean_arrow_memory, run_job)
-from pipelines.tm_writer import unusable_reason as unusable_reason  # re-exported: the ingest's rule
+from housestyle.pipelines.tm_writer import unusable_reason as unusable_reason  # re-exported: the ingest's rule
 
 _LINE_NUMBER = re.compile(r"\bline \d+")
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves

@@ -16,7 +16,7 @@ import os
 import re
 from pathlib import Path
 
-from pipelines.errors import ConfigError
+from housestyle.pipelines.errors import ConfigError
 
 CLIENT_GRAMMAR = "[A-Za-z0-9][A-Za-z0-9._-]* (at most 128 characters, no '..')"
 _CLIENT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")

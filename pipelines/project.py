@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelines.errors import ConfigError
+from housestyle.pipelines.errors import ConfigError
 
 ENV_ROOT = "HOUSESTYLE_ROOT"
 INSTANCE_FILE = "dagster.yaml"

@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 from typing import Iterator, Literal
 
-from pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
-from pipelines.readers.base import Reject, TranslationUnit
-from pipelines.textinput import json_value, text_lines
+from housestyle.pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
+from housestyle.pipelines.readers.base import Reject, TranslationUnit
+from housestyle.pipelines.textinput import json_value, text_lines
 
 Side = Literal["source", "target"]
 _WMT_MARKERS = ("<tstset", "<srcset", "<refset", "<mteval")
@@ -105,7 +105,7 @@ def _load_wmt(path: Path) -> dict[str, str]:
 
 def _iter_reader_units(path: Path) -> Iterator[tuple[str, TranslationUnit | Reject]]:
     try:
-        from pipelines.readers.registry import iter_units  # the ingest readers (TMX, XLIFF, PO)
+        from housestyle.pipelines.readers.registry import iter_units  # the ingest readers (TMX, XLIFF, PO)
     except ImportError:
         raise UnsupportedFormatError("no reader registry available for this format yet", path=str(path)) from None
     yield from iter_units(path)

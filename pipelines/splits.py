@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 SELECTORS: tuple[str, ...] = ("unit_id", "domain")
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 _ESCAPED = re.compile("[\ud800-\udfff]")
 # YAML aliases may add this many nodes beyond the document's own (a "billion laughs" file of 1.3 KB

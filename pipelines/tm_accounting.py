@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipelines.tm_writer import UNTRANSLATED
+from housestyle.pipelines.tm_writer import UNTRANSLATED
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from pipelines.tm_writer import UNITS_ARROW
+from housestyle.pipelines.tm_writer import UNITS_ARROW
 
 ROW_GROUP_ROWS = 50_000
 LOW_CARDINALITY = ["client", "source_file", "src_lang", "tgt_lang", "src_lang_norm", "tgt_lang_norm", "domain",

@@ -23,12 +23,12 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from pipelines.langtags import try_normalise
-from pipelines.readers.base import Row, TranslationUnit, parse_tmx_date
-from pipelines.readers.scan import Chunk
-from pipelines.readers.xmlformats import XML_FORMATS
-from pipelines.readers.xmlunits import Tally, parse_chunk, refuse_chunk
-from pipelines.unit_hash import unit_hash
+from housestyle.pipelines.langtags import try_normalise
+from housestyle.pipelines.readers.base import Row, TranslationUnit, parse_tmx_date
+from housestyle.pipelines.readers.scan import Chunk
+from housestyle.pipelines.readers.xmlformats import XML_FORMATS
+from housestyle.pipelines.readers.xmlunits import Tally, parse_chunk, refuse_chunk
+from housestyle.pipelines.unit_hash import unit_hash
 
 REJECT_RAW_MAX_CHARS = 500
 _STR = pa.large_string()

@@ -107,8 +107,8 @@ def write_sealed_set(folder: Path, conventions: list[Any], manifest: dict[str, A
                      files: dict[str, Callable[[Path], object]] | None = None) -> Path:
     """A complete convention set folder (conventions.jsonl + any ``files``, sealed by a manifest with
     their sha256) named ``folder``; its set_version is the folder name unless ``manifest`` says."""
-    from pipelines.rules.io import write_conventions
-    from pipelines.conventionset.store import publish_set
+    from housestyle.pipelines.rules.io import write_conventions
+    from housestyle.pipelines.conventionset.store import publish_set
 
     def write(building: Path) -> None:
         write_conventions(conventions, building / "conventions.jsonl")

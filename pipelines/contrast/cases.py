@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipelines.conventions.compiled import Compiled, compile_generic
-from pipelines.conventions.folding import Folded, fold_with_map
-from pipelines.conventions.model import Convention
-from pipelines.conventions.multisearch import word_hits
+from housestyle.pipelines.conventions.compiled import Compiled, compile_generic
+from housestyle.pipelines.conventions.folding import Folded, fold_with_map
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.multisearch import word_hits
 
 
 @dataclass(frozen=True, slots=True)

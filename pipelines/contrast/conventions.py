@@ -20,9 +20,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.contrast.params import ContrastParams
-from pipelines.conventions.matching import no_space_target, plain_regex
-from pipelines.conventions.model import Convention
+from housestyle.pipelines.contrast.params import ContrastParams
+from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
+from housestyle.pipelines.conventions.model import Convention
 
 MQM_WRONG_TERM = "Terminology/Inconsistent use of terminology"
 

@@ -22,13 +22,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipelines.contrast.align import Extraction
-from pipelines.contrast.analysis import Tok, content_lemmas
-from pipelines.contrast.cases import Unit
-from pipelines.contrast.params import ContrastParams
-from pipelines.conventions.compiled import Compiled
-from pipelines.conventions.folding import fold_term, fold_text
-from pipelines.conventions.multisearch import word_hits
+from housestyle.pipelines.contrast.align import Extraction
+from housestyle.pipelines.contrast.analysis import Tok, content_lemmas
+from housestyle.pipelines.contrast.cases import Unit
+from housestyle.pipelines.contrast.params import ContrastParams
+from housestyle.pipelines.conventions.compiled import Compiled
+from housestyle.pipelines.conventions.folding import fold_term, fold_text
+from housestyle.pipelines.conventions.multisearch import word_hits
 
 
 def noise_reason(ext: Extraction, term_content_tokens: int, params: ContrastParams) -> str | None:

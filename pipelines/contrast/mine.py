@@ -16,20 +16,20 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from pipelines.contrast.align import Extraction, extract
-from pipelines.contrast.analysis import (
+from housestyle.pipelines.contrast.align import Extraction, extract
+from housestyle.pipelines.contrast.analysis import (
     Tok,
     analyse,
     content_lemmas,
     has_lemmas,
     in_span,
 )
-from pipelines.contrast.cases import Case, CaseCounts, Unit, compile_rules, find_cases
-from pipelines.contrast.demote import Usage, majority, noise_reason, relation, tm_usage
-from pipelines.contrast.params import DEFAULT_CONTRAST_PARAMS, ContrastParams
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.model import Convention
-from pipelines.fingerprint import code_version
+from housestyle.pipelines.contrast.cases import Case, CaseCounts, Unit, compile_rules, find_cases
+from housestyle.pipelines.contrast.demote import Usage, majority, noise_reason, relation, tm_usage
+from housestyle.pipelines.contrast.params import DEFAULT_CONTRAST_PARAMS, ContrastParams
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.fingerprint import code_version
 
 CONTRAST_FORMAT = "housestyle-contrast/1"
 GRAMMAR = ("inflection", "function_words")  # same term, other grammar: demoted
@@ -158,7 +158,7 @@ def mine_contrast(rules: Sequence[Convention], units: Sequence[Unit], outputs: M
             "example_unit": occs[0].case.unit_id,
         })
     candidates = pl.DataFrame(rows, schema=CANDIDATE_SCHEMA)
-    from pipelines.contrast.conventions import (
+    from housestyle.pipelines.contrast.conventions import (
         contrast_conventions,  # the output side, kept in its own module
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass
 
-from pipelines.conventions.model import canonical_json
+from housestyle.pipelines.conventions.model import canonical_json
 
 EMIT_MODES = ("term", "forbidden")
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from pipelines.contrast.cases import TriggerIndex, Unit, compile_rules
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConfigError
+from housestyle.pipelines.contrast.cases import TriggerIndex, Unit, compile_rules
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConfigError
 
 SAMPLING_MODES = ("terms", "all")
 

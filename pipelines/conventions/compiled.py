@@ -1,6 +1,6 @@
 """A convention turned into matchers once: folded literals, compiled regexes, the src trigger.
 
-Both the reference checker (``pipelines.scoring.check``) and the fast engine use these objects, so
+Both the reference checker (``housestyle.pipelines.scoring.check``) and the fast engine use these objects, so
 the two paths cannot disagree about what a string *is* after folding.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipelines.conventions.folding import fold_term, fold_with_map
-from pipelines.conventions.matching import find_plain, find_regex
-from pipelines.conventions.model import Convention
-from pipelines.conventions.timed_regex import TimedPattern
+from housestyle.pipelines.conventions.folding import fold_term, fold_with_map
+from housestyle.pipelines.conventions.matching import find_plain, find_regex
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.timed_regex import TimedPattern
 
 
 @dataclass(frozen=True, slots=True)

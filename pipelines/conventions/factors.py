@@ -17,7 +17,7 @@ from itertools import product
 from re import _constants as C  # type: ignore[attr-defined]
 from typing import Any
 
-from pipelines.conventions.pattern_tree import parse_tree
+from housestyle.pipelines.conventions.pattern_tree import parse_tree
 
 MAX_SET = 64  # largest literal alternative set we keep (bigger = weaker filter, more AC patterns)
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
-    from pipelines.conventions.timed_regex import TimedPattern
+    from housestyle.pipelines.conventions.timed_regex import TimedPattern
 
 # Blocks of the scripts that write words without spaces (SPEC.md names Han, Hiragana, Katakana, Thai).
 _NO_SPACE_RANGES: tuple[tuple[int, int], ...] = (
@@ -297,7 +297,7 @@ def plain_regex(literals: Iterable[str], match_mode: str, *, no_space_neighbours
     ``find_plain`` (True for targets in NO_SPACE_LANGUAGES, see ``no_space_target``); None decides by
     the literals (True when one holds such a character). When False the regex is exact on every text
     without those scripts and stricter beside them (a form glued to a Han character does not match)."""
-    from pipelines.conventions.folding import fold_term
+    from housestyle.pipelines.conventions.folding import fold_term
 
     folded = sorted({fold_term(x, match_mode) for x in literals if x})
     if not folded:

@@ -57,7 +57,7 @@ class Convention:
     note: str | None = None
     convention_id: str = ""
     # Fields other tools added to a row that are not part of this model: kept for round trips,
-    # never part of the id (additive extension, see pipelines.rules.io).
+    # never part of the id (additive extension, see housestyle.pipelines.rules.io).
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import ahocorasick_rs
 import numpy as np
 
-from pipelines.conventions.matching import bounded_at, needs_boundary_check
+from housestyle.pipelines.conventions.matching import bounded_at, needs_boundary_check
 
 ROWS_DTYPE = np.int64
 EMPTY = np.zeros(0, dtype=ROWS_DTYPE)

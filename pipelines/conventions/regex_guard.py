@@ -26,8 +26,8 @@ import re
 from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes
 from typing import Any
 
-from pipelines.conventions.pattern_tree import parse_tree
-from pipelines.conventions.timed_regex import TimedPattern, per_start_cost
+from housestyle.pipelines.conventions.pattern_tree import parse_tree
+from housestyle.pipelines.conventions.timed_regex import TimedPattern, per_start_cost
 
 _REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT}
 _NON_BACKTRACKING = {getattr(C, "POSSESSIVE_REPEAT", None), getattr(C, "ATOMIC_GROUP", None)} - {None}

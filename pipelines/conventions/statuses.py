@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from pipelines.conventions.model import STATUSES, Convention
-from pipelines.errors import ConfigError
+from housestyle.pipelines.conventions.model import STATUSES, Convention
+from housestyle.pipelines.errors import ConfigError
 
 SCORED_STATUSES: tuple[str, ...] = ("candidate", "validated")
 PUBLISHED_STATUSES: tuple[str, ...] = ("validated",)

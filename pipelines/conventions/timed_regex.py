@@ -29,8 +29,8 @@ from typing import Any, Iterator
 
 import regex
 
-from pipelines.conventions.pattern_tree import parse_tree
-from pipelines.errors import HousestyleError
+from housestyle.pipelines.conventions.pattern_tree import parse_tree
+from housestyle.pipelines.errors import HousestyleError
 
 DEFAULT_TIMEOUT_S = 1.0  # per call; the regex package overshoots it by up to ~1 s under load
 MAX_TIMEOUTS = 3  # timeouts of one pattern before it is stopped (not run on further texts)

@@ -25,10 +25,10 @@ from typing import Any
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.conventions.model import Convention, canonical_json
-from pipelines.rules.validate import validate_convention
-from pipelines.errors import ConventionError, InputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.model import Convention, canonical_json
+from housestyle.pipelines.rules.validate import validate_convention
+from housestyle.pipelines.errors import ConventionError, InputError
 
 DECISIONS_FILE = "decisions.parquet"
 DECISION_WORDS: tuple[str, ...] = ("accept", "reject", "edit")
@@ -92,7 +92,7 @@ def edited_convention(base: Convention, expected: Sequence[str], wrong: Sequence
     """The authored rule an edit makes of ``base``: same dimension, rule, trigger, pair, mode and
     params; the linguist's entries (``parse_forms``); ``validated``. Not validated here (the caller
     names the row)."""
-    from pipelines.conventions.matching import no_space_target, plain_regex
+    from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
 
     def forms(entry: str) -> list[str]:
         return [] if entry.startswith(REGEX_PREFIX) else entry_forms(entry)

@@ -14,9 +14,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.store import convention_source
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.store import convention_source
 
 
 @dataclass(slots=True)

@@ -1,7 +1,7 @@
 """Convention set folders are whole or refused: ``manifest.json``, written last, lists every file of
 the set with its sha256, and the one reader (``open_set`` / ``convention_source``) checks them.
 
-A set is built in a temporary folder beside its final place (``pipelines.atomic.atomic_dir``) with
+A set is built in a temporary folder beside its final place (``housestyle.pipelines.atomic.atomic_dir``) with
 its manifest written last, then renamed into ``rules_out/<client>/<set_version>/``: a killed or
 failed ``mine`` leaves at most a hidden temporary (removed by the next writer), never a folder that
 looks like a set. A folder without a manifest, with one that lists no hashes (written before sets
@@ -11,7 +11,7 @@ them can score against a half-written set under a made-up version. ``evaluation.
 ``runs/`` are added to a sealed set later and are not part of it (evaluating never changes a set).
 The manifest's ``seal`` hashes its client, set_version and file hashes together, so the client a set
 belongs to (which review-import turns into a path) is covered like its files; a client field that is
-not a client name (``pipelines.paths``) is refused even in a set sealed before seals existed.
+not a client name (``housestyle.pipelines.paths``) is refused even in a set sealed before seals existed.
 
 This module imports nothing from the miner: the checker reads sets through it.
 """
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.conventionset.version import sha256_file
-from pipelines.errors import InputError
-from pipelines.paths import CLIENT_GRAMMAR, is_client_name
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.paths import CLIENT_GRAMMAR, is_client_name
 
 MANIFEST_FILE = "manifest.json"
 CONVENTION_FILES = ("conventions.parquet", "conventions.jsonl")  # the first present is the one read

@@ -15,8 +15,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipelines.conventions.model import Convention, canonical_json
-from pipelines.fingerprint import code_version
+from housestyle.pipelines.conventions.model import Convention, canonical_json
+from housestyle.pipelines.fingerprint import code_version
 
 SET_FORMAT = "housestyle-convention-set/1"
 # Distributions whose data decide what is mined (tagger and lemmatiser, Russian dictionaries, the

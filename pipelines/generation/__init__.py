@@ -2,6 +2,6 @@
 
 base.py (the Backend protocol and records), prompts.py + templates/*.json (versioned prompts),
 cache.py (the Parquet cache), runner.py (cache + thread pool + per-segment failures), one module per
-backend, registry.py (name -> backend). Used by model-contrast mining (pipelines.contrast) and
-generated references (pipelines.references). Plain Python: no dagster.
+backend, registry.py (name -> backend). Used by model-contrast mining (housestyle.pipelines.contrast) and
+generated references (housestyle.pipelines.references). Plain Python: no dagster.
 """

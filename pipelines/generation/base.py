@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from pipelines.conventions.model import canonical_json
-from pipelines.errors import GenerationError
+from housestyle.pipelines.conventions.model import canonical_json
+from housestyle.pipelines.errors import GenerationError
 
 API_MODES = ("completion", "chat")
 

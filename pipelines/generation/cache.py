@@ -3,7 +3,7 @@
 A re-run generates only what is missing, and an interrupted run resumes: the runner flushes small
 batches, each batch becomes one new part file written atomically (temporary file, fsync, rename),
 so a killed process loses at most the batch in flight and never leaves a half-written part behind
-(a stray ``.tmp`` is ignored; ``pipelines.atomic``). Parts are merged once there are many (``compact``); a row that
+(a stray ``.tmp`` is ignored; ``housestyle.pipelines.atomic``). Parts are merged once there are many (``compact``); a row that
 appears twice (two processes, or a compaction interrupted after writing) is the same output, and
 the newest copy wins. Only successful outputs are cached: failures are retried on the next run.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.generation.base import CacheKey, Outcome
+from housestyle.pipelines import atomic
+from housestyle.pipelines.generation.base import CacheKey, Outcome
 
 CACHE_SCHEMA: dict[str, pl.DataType] = {
     "backend": pl.Utf8(), "model": pl.Utf8(), "template": pl.Utf8(), "template_version": pl.Int64(),

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines.errors import ConfigError, GenerationError
-from pipelines.generation.base import API_MODES, Completion, Request, SegmentFailure
+from housestyle.pipelines.errors import ConfigError, GenerationError
+from housestyle.pipelines.generation.base import API_MODES, Completion, Request, SegmentFailure
 
 
 def llama_cpp_available() -> str | None:

@@ -19,8 +19,8 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from pipelines.errors import ConfigError
-from pipelines.generation.base import API_MODES, Completion, Request, SegmentFailure
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.base import API_MODES, Completion, Request, SegmentFailure
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 

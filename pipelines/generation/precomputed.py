@@ -1,6 +1,6 @@
 """Outputs some other system already produced, read from a file and matched by segment id.
 
-Any format ``pipelines.segments.load_segments`` reads: TMX, XLIFF, PO (target side), TSV
+Any format ``housestyle.pipelines.segments.load_segments`` reads: TMX, XLIFF, PO (target side), TSV
 (``id<TAB>text``), JSONL (``{"id", "text"}``) and the WMT "fake SGML" ``<seg>`` files (id =
 ``docid:N``; ``<term>`` markup removed). WMT system outputs are often Moses-tokenised
 (``l' un``, ``pourquoi ?``): ``detokenize="moses"`` undoes that with sacremoses for the target
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines.errors import ConfigError
-from pipelines.generation.base import Completion, Request, SegmentFailure
-from pipelines.readers.base import Reject
-from pipelines.segments import load_segments
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.base import Completion, Request, SegmentFailure
+from housestyle.pipelines.readers.base import Reject
+from housestyle.pipelines.segments import load_segments
 
 DETOKENIZERS = (None, "moses")
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from pipelines.errors import ConfigError, InputError
-from pipelines.generation.base import Prompt, Request, input_hash_of
+from housestyle.pipelines.errors import ConfigError, InputError
+from housestyle.pipelines.generation.base import Prompt, Request, input_hash_of
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 

@@ -6,11 +6,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from pipelines.errors import ConfigError
-from pipelines.generation.base import Backend
-from pipelines.generation.llamacpp import LlamaCppBackend
-from pipelines.generation.openai_compat import OpenAICompatBackend
-from pipelines.generation.precomputed import PrecomputedBackend
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.base import Backend
+from housestyle.pipelines.generation.llamacpp import LlamaCppBackend
+from housestyle.pipelines.generation.openai_compat import OpenAICompatBackend
+from housestyle.pipelines.generation.precomputed import PrecomputedBackend
 
 BACKENDS: dict[str, type] = {
     "openai": OpenAICompatBackend,

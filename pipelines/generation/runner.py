@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from pipelines.errors import ConfigError
-from pipelines.generation.base import (
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.base import (
     Backend,
     CacheKey,
     Outcome,
     Request,
     SegmentFailure,
 )
-from pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.cache import GenerationCache
 
 OUTCOME_SCHEMA: dict[str, pl.DataType] = {
     "segment_id": pl.Utf8(), "input_hash": pl.Utf8(), "status": pl.Utf8(), "text": pl.Utf8(), "error": pl.Utf8(),

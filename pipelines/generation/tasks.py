@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from pipelines.generation.base import Backend, Request
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.prompts import PromptTemplate, load_template
-from pipelines.generation.runner import RunSummary, run_generation
+from housestyle.pipelines.generation.base import Backend, Request
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.prompts import PromptTemplate, load_template
+from housestyle.pipelines.generation.runner import RunSummary, run_generation
 
 
 def translation_requests(sources: Mapping[str, str], template: PromptTemplate, *, src_lang: str, tgt_lang: str,

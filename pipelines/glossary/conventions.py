@@ -16,14 +16,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pipelines.conventions.matching import no_space_target, plain_regex
-from pipelines.conventions.model import Convention
-from pipelines.rules.validate import validate_convention
-from pipelines.errors import ConventionError
-from pipelines.glossary.model import Concept, Refusal
-from pipelines.mining.paradigm import generated_forms
-from pipelines.mining.term_rules import MQM_TERM, _is_acronym
-from pipelines.mining.tokens import fold_count, tokenize
+from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.validate import validate_convention
+from housestyle.pipelines.errors import ConventionError
+from housestyle.pipelines.glossary.model import Concept, Refusal
+from housestyle.pipelines.mining.paradigm import generated_forms
+from housestyle.pipelines.mining.term_rules import MQM_TERM, _is_acronym
+from housestyle.pipelines.mining.tokens import fold_count, tokenize
 
 MODE = "typographic"  # the miner's term rules' mode
 NOTE_CHARS = 300

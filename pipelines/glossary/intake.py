@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.rules.io import write_conventions
-from pipelines.errors import UnsupportedFormatError
-from pipelines.glossary.conventions import Converted, to_conventions
-from pipelines.glossary.model import Concept, Refusal
-from pipelines.glossary.tables import read_table
-from pipelines.glossary.tbx import read_tbx
-from pipelines.langtags import try_normalise
+from housestyle.pipelines.rules.io import write_conventions
+from housestyle.pipelines.errors import UnsupportedFormatError
+from housestyle.pipelines.glossary.conventions import Converted, to_conventions
+from housestyle.pipelines.glossary.model import Concept, Refusal
+from housestyle.pipelines.glossary.tables import read_table
+from housestyle.pipelines.glossary.tbx import read_tbx
+from housestyle.pipelines.langtags import try_normalise
 
 GLOSSARY_FOLDER = "glossary"
 SUFFIXES = (".tbx", ".csv", ".tsv", ".xlsx")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipelines.langtags import same_language, try_normalise
+from housestyle.pipelines.langtags import same_language, try_normalise
 
 Role = Literal["preferred", "admitted", "wrong"]
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import langcodes
 
-from pipelines.errors import InputError, MalformedFileError
-from pipelines.glossary.model import Concept, Refusal, Role, covers, role_of
-from pipelines.langtags import same_language, try_normalise
+from housestyle.pipelines.errors import InputError, MalformedFileError
+from housestyle.pipelines.glossary.model import Concept, Refusal, Role, covers, role_of
+from housestyle.pipelines.langtags import same_language, try_normalise
 
 MAX_BYTES = 64 << 20
 MAX_ROWS = 500_000

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from pipelines.errors import MalformedFileError
-from pipelines.glossary.model import Concept, Refusal, covers, role_of
-from pipelines.langtags import try_normalise
-from pipelines.readers import safexml
+from housestyle.pipelines.errors import MalformedFileError
+from housestyle.pipelines.glossary.model import Concept, Refusal, covers, role_of
+from housestyle.pipelines.langtags import try_normalise
+from housestyle.pipelines.readers import safexml
 
 MAX_BYTES = 64 << 20  # a termbase of a few hundred thousand entries; larger is not a termbase
 MAX_TERM_CHARS = 200

@@ -1,6 +1,6 @@
 """Deterministic adequacy and surface figures per sample (raw values; criteria.py maps them to [0,1]).
 
-Reference figures: sentence chrF and BLEU (sacrebleu through ``pipelines.metaeval.metrics``; max over
+Reference figures: sentence chrF and BLEU (sacrebleu through ``housestyle.pipelines.metaeval.metrics``; max over
 a segment's references). Consensus: the mean sentence chrF of an output against the OTHER systems'
 outputs for the same source (systems that agree with many others are rarely badly wrong: an
 unsupervised, label-free signal; NaN when a segment has a single system). Relative figures: an
@@ -19,8 +19,8 @@ from collections import Counter
 import numpy as np
 import polars as pl
 
-from pipelines.metaeval.metrics import ReferenceScorer
-from pipelines.rules.numbers import LIBERAL, source_numbers
+from housestyle.pipelines.metaeval.metrics import ReferenceScorer
+from housestyle.pipelines.rules.numbers import LIBERAL, source_numbers
 
 _WORD_RE = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 # Punctuation classes compared between output and references (full-width forms count as the same class).
@@ -57,7 +57,7 @@ def script_share(output: str, references: list[str]) -> float:
 
 def number_agreement(source: str, output: str) -> float:
     """|source numbers ∩ output numbers| / |union| (1 when neither has a number). Numbers are read
-    with the checker's grammar (``pipelines.rules.numbers``): the source as English-style digits
+    with the checker's grammar (``housestyle.pipelines.rules.numbers``): the source as English-style digits
     (scale words: ``2.5 million`` is also 2500000), the output in any locale's format (digits
     compared without separators); identifiers (``1-800-555-0199``) are one number each."""
     src = {frozenset(n.keys()) for n in source_numbers(source)}

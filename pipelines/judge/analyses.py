@@ -5,7 +5,7 @@ Items are not independent: every source segment is translated by every system. A
 therefore resamples SOURCE SEGMENTS with replacement and keeps all their systems (a drawn segment's
 samples all get the draw's count as weight); every model is scored on the same draws, so the gain
 over the chrF baseline is a paired difference per draw. Intervals are percentile intervals
-(``pipelines.metaeval.stats``). A draw without one of the classes gives NaN and is ignored.
+(``housestyle.pipelines.metaeval.stats``). A draw without one of the classes gives NaN and is ignored.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import polars as pl
 import scipy.stats
 from numpy.typing import NDArray
 
-from pipelines.metaeval.stats import bootstrap_counts, percentile_interval
+from housestyle.pipelines.metaeval.stats import bootstrap_counts, percentile_interval
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]

@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.conventions.model import canonical_json
-from pipelines.errors import InputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.model import canonical_json
+from housestyle.pipelines.errors import InputError
 
 CRITERIA_DIR = Path(__file__).resolve().parent / "criteria"
 KINDS = ("deterministic", "llm")

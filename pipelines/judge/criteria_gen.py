@@ -15,11 +15,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from pipelines.generation.base import Backend
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.runner import run_generation
-from pipelines.judge.criteria import Concept, CriteriaSet, Question
-from pipelines.judge.llm import backend_signature, judge_template
+from housestyle.pipelines.generation.base import Backend
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.runner import run_generation
+from housestyle.pipelines.judge.criteria import Concept, CriteriaSet, Question
+from housestyle.pipelines.judge.llm import backend_signature, judge_template
 
 _ITEM = re.compile(r"^\s*(?:\d+\s*[.)]|[-*•])\s*(.+?)\s*$")
 
@@ -73,15 +73,15 @@ def generate_criteria(seed: CriteriaSet, backend: Backend, *, max_questions: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m pipelines.judge.criteria_gen --out pipelines/judge/criteria/llm.json [--backend B -o K=V]``."""
+    """``python -m housestyle.pipelines.judge.criteria_gen --out pipelines/judge/criteria/llm.json [--backend B -o K=V]``."""
     import argparse
     import sys
     from pathlib import Path
 
-    from pipelines.generation.registry import make_backend
-    from pipelines.judge.criteria import load_criteria, save_criteria, to_json
+    from housestyle.pipelines.generation.registry import make_backend
+    from housestyle.pipelines.judge.criteria import load_criteria, save_criteria, to_json
 
-    parser = argparse.ArgumentParser(prog="python -m pipelines.judge.criteria_gen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m housestyle.pipelines.judge.criteria_gen", description=__doc__.splitlines()[0])
     parser.add_argument("--seed-set", default="llm_seed", help="seed criteria (name under criteria/ or a path)")
     parser.add_argument("--backend", default="llamacpp")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")

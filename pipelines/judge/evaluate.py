@@ -14,11 +14,11 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.judge.adequacy import adequacy_features
-from pipelines.judge.criteria import TRANSFORMS, CriteriaSet, expand_features
-from pipelines.judge.samples import Samples
-from pipelines.judge.scs import scs_verdicts
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.judge.adequacy import adequacy_features
+from housestyle.pipelines.judge.criteria import TRANSFORMS, CriteriaSet, expand_features
+from housestyle.pipelines.judge.samples import Samples
+from housestyle.pipelines.judge.scs import scs_verdicts
 
 ANSWER_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "seg_id": pl.Int64(), "concept": pl.Utf8(), "question": pl.Utf8(), "answer": pl.Float64(),
@@ -78,6 +78,6 @@ def answers_json(answers: pl.DataFrame) -> pl.DataFrame:
 
 
 def _kv_json(items: Any) -> str:
-    from pipelines.conventions.model import canonical_json
+    from housestyle.pipelines.conventions.model import canonical_json
 
     return canonical_json({item["_k"]: item["answer"] for item in items})

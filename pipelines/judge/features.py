@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
-from pipelines.judge.criteria import CriteriaSet
+from housestyle.pipelines.judge.criteria import CriteriaSet
 
 FloatMatrix = NDArray[np.float64]
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.judge.criteria import CriteriaSet, load_criteria, merge, save_criteria
-from pipelines.judge.prepare import LanguageData, LlmSettings, Log, prepare_language
-from pipelines.judge.report import (
+from housestyle.pipelines import atomic
+from housestyle.pipelines.judge.criteria import CriteriaSet, load_criteria, merge, save_criteria
+from housestyle.pipelines.judge.prepare import LanguageData, LlmSettings, Log, prepare_language
+from housestyle.pipelines.judge.report import (
     aggregator_markdown,
     cost_markdown,
     curve_markdown,
@@ -33,13 +33,13 @@ from pipelines.judge.report import (
     importance_markdown,
     label_rule,
 )
-from pipelines.judge.run import (
+from housestyle.pipelines.judge.run import (
     JUDGE_EVAL_SCHEMA,
     Evaluation,
     judge_transfer,
     models_folder,
 )
-from pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_pair
+from housestyle.pipelines.judge.samples import DEFAULT_REFERENCES, Samples, load_pair
 
 ROLES = ("train", "test")
 
@@ -171,7 +171,7 @@ def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.
               f"- SCS criteria {train.lp}: {train.scs_signature}", f"- SCS criteria {test.lp}: {test.scs_signature}"]
     parts += [f"- {v}" for v in sorted(set(table["criteria_version"].to_list()))]
     if job.llm is not None:
-        from pipelines.judge.llm import backend_signature
+        from housestyle.pipelines.judge.llm import backend_signature
 
         parts.append(f"- {backend_signature(job.llm.backend)}")
     return "\n".join(parts) + "\n"
@@ -179,6 +179,6 @@ def _markdown(job: JudgeJob, train: LanguageData, test: LanguageData, table: pl.
 
 def default_llm_criteria() -> CriteriaSet:
     """The generated LLM set when it exists (criteria/llm.json), else the authored seed."""
-    from pipelines.judge.criteria import CRITERIA_DIR
+    from housestyle.pipelines.judge.criteria import CRITERIA_DIR
 
     return load_criteria(CRITERIA_DIR / "llm.json") if (CRITERIA_DIR / "llm.json").is_file() else load_criteria("llm_seed")

@@ -1,4 +1,4 @@
-"""LLM criteria answers through the generator (pipelines.generation): prompts, yes/no parsing, cost.
+"""LLM criteria answers through the generator (housestyle.pipelines.generation): prompts, yes/no parsing, cost.
 
 Every call goes through ``run_generation`` (backend interface, Parquet cache, per-segment failures),
 with the versioned templates in pipelines/judge/templates/. Decoding is the backend's (temperature 0
@@ -20,11 +20,11 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.generation.base import Backend, Request
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.prompts import PromptTemplate, language_name, load_template
-from pipelines.generation.runner import RunSummary, run_generation
-from pipelines.judge.criteria import Concept, CriteriaSet
+from housestyle.pipelines.generation.base import Backend, Request
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.prompts import PromptTemplate, language_name, load_template
+from housestyle.pipelines.generation.runner import RunSummary, run_generation
+from housestyle.pipelines.judge.criteria import Concept, CriteriaSet
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 MODES = ("joint", "per_concept")

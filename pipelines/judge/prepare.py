@@ -14,25 +14,25 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.generation.base import Backend
-from pipelines.generation.cache import GenerationCache
-from pipelines.judge.criteria import CriteriaSet, load_criteria, merge
-from pipelines.judge.evaluate import (
+from housestyle.pipelines.generation.base import Backend
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.judge.criteria import CriteriaSet, load_criteria, merge
+from housestyle.pipelines.judge.evaluate import (
     KEYS,
     answers_json,
     concept_vectors,
     deterministic_answers,
     raw_deterministic,
 )
-from pipelines.judge.llm import ask_acceptable, ask_criteria
-from pipelines.judge.samples import (
+from housestyle.pipelines.judge.llm import ask_acceptable, ask_criteria
+from housestyle.pipelines.judge.samples import (
     DEFAULT_REFERENCES,
     Samples,
     load_samples,
     stratified_sample,
 )
-from pipelines.judge.scs import conventions_for, load_default_conventions
-from pipelines.scoring.signature import score_signature
+from housestyle.pipelines.judge.scs import conventions_for, load_default_conventions
+from housestyle.pipelines.scoring.signature import score_signature
 
 CRITERIA_MODES = ("deterministic", "llm", "both")
 Log = Callable[[str], None]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from pipelines.judge.samples import LABEL_RULE
+from housestyle.pipelines.judge.samples import LABEL_RULE
 
 
 def _f(value: object, digits: int = 3) -> str:

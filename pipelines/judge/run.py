@@ -15,17 +15,17 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipelines.judge.analyses import (
+from housestyle.pipelines.judge.analyses import (
     balanced_accuracy,
     bootstrap_table,
     importance_profiles,
     sample_efficiency,
     split_segments,
 )
-from pipelines.judge.criteria import CriteriaSet
-from pipelines.judge.features import feature_columns, matrix, standardise
-from pipelines.judge.prepare import LanguageData
-from pipelines.judge.transfer import (
+from housestyle.pipelines.judge.criteria import CriteriaSet
+from housestyle.pipelines.judge.features import feature_columns, matrix, standardise
+from housestyle.pipelines.judge.prepare import LanguageData
+from housestyle.pipelines.judge.transfer import (
     BASELINE,
     MODEL_NAMES,
     PRIMARY_MODEL,

@@ -23,9 +23,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.fingerprint import code_version
-from pipelines.metaeval.mqm import MqmData, load_mqm, sniff_layout
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.fingerprint import code_version
+from housestyle.pipelines.metaeval.mqm import MqmData, load_mqm, sniff_layout
 
 DEFAULT_REFERENCES: tuple[str, ...] = ("ref", "refB")
 LABEL_RULE = ("not_acceptable = any Major error (categories 'Source …' and zero-weight ones such as 'Creative "
@@ -101,7 +101,7 @@ def samples_from_mqm(data: MqmData, reference_systems: Sequence[str] = DEFAULT_R
 
 def load_samples(path: Path | str, reference_systems: Sequence[str] = DEFAULT_REFERENCES,
                  exclude_systems: Sequence[str] = (), *, lp: str | None = None) -> Samples:
-    """Read one MQM file (pipelines.metaeval.mqm, any layout) and label its outputs."""
+    """Read one MQM file (housestyle.pipelines.metaeval.mqm, any layout) and label its outputs."""
     return samples_from_mqm(load_mqm(path, lp=lp), reference_systems, exclude_systems)
 
 

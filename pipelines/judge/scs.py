@@ -1,7 +1,7 @@
 """Housestyle's own verdicts as criteria: per sample, the SCS pass/fail of each convention dimension.
 
-The bulk checker (``pipelines.scoring.engine.score_systems``) gives the failed items; applicability
-comes from ``pipelines.scoring.check.applies`` on the source. A sample's answer for a dimension is
+The bulk checker (``housestyle.pipelines.scoring.engine.score_systems``) gives the failed items; applicability
+comes from ``housestyle.pipelines.scoring.check.applies`` on the source. A sample's answer for a dimension is
 1.0 (every applicable convention of the dimension passed), 0.0 (one failed) or null (none applies):
 null, not a pass, so the concept mean is taken over the dimensions that say something.
 
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import applies
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import applies
+from housestyle.pipelines.scoring.engine import score_systems
 
 DEFAULT_CONVENTIONS = Path(__file__).resolve().parent / "conventions" / "ted.jsonl"
 

@@ -34,8 +34,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_sample_weight
 
-from pipelines import atomic
-from pipelines.errors import ConfigError, InputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import ConfigError, InputError
 
 PRIMARY_MODEL = "logistic_regression"
 MIN_KNN_SAMPLES = 5

@@ -30,17 +30,17 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
-from pipelines.errors import InputError
-from pipelines.fingerprint import code_version
-from pipelines.metaeval import stats
-from pipelines.metaeval.metrics import (
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.fingerprint import code_version
+from housestyle.pipelines.metaeval import stats
+from housestyle.pipelines.metaeval.metrics import (
     METRIC_NAMES,
     CorpusStats,
     ReferenceScorer,
     ReferenceSet,
     signature,
 )
-from pipelines.metaeval.mqm import MqmData, load_mqm
+from housestyle.pipelines.metaeval.mqm import MqmData, load_mqm
 
 SegmentMetric = pl.DataFrame  # columns: system, seg_id, score; optional weight (default 1), lp
 Counts = NDArray[np.int64]

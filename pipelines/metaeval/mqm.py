@@ -4,7 +4,7 @@ A small layout registry (``LAYOUTS``): the header line picks the layout — ``mq
 newstest files: seg_id, mt-metrics-eval weights) or ``mqm_marot`` (Marot's files such as
 generalMT2023: docSegId/globalSegId, metadata, attention-check rows, Marot's default weights).
 Scoring (mean over raters of each rater's weighted sum, then mean over segments) is shared:
-pipelines.metaeval.mqm_score. Files are read bounded (pipelines.metaeval.mqm_tsv), plain or as the
+housestyle.pipelines.metaeval.mqm_score. Files are read bounded (housestyle.pipelines.metaeval.mqm_tsv), plain or as the
 ``.tsv.tar.gz`` upstream ships.
 
 The language pair: ``lp`` when given (``--lp``), else the one ``:xx-yy`` suffix every doc name carries
@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipelines.errors import ConfigError, InputError
-from pipelines.metaeval import mqm_marot, mqm_ted
-from pipelines.metaeval.mqm_score import (
+from housestyle.pipelines.errors import ConfigError, InputError
+from housestyle.pipelines.metaeval import mqm_marot, mqm_ted
+from housestyle.pipelines.metaeval.mqm_score import (
     DEFAULT_WEIGHTS,
     Layout,
     MqmData,
@@ -32,7 +32,7 @@ from pipelines.metaeval.mqm_score import (
     strip_spans,
     weights_signature,
 )
-from pipelines.metaeval.mqm_tsv import tsv_records
+from housestyle.pipelines.metaeval.mqm_tsv import tsv_records
 
 __all__ = ["DEFAULT_WEIGHTS", "LAYOUTS", "MqmData", "WeightRule", "check_lp", "error_weight", "layout_for",
            "load_mqm", "lp_from_path", "sniff_layout", "strip_spans", "weights_signature"]

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm_score import Layout, MqmRow, Records, strip_spans
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm_score import Layout, MqmRow, Records, strip_spans
 
 COLUMNS = ("system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity", "metadata")
 LEGACY_LAST = "note"  # Marot's legacy files name the 10th column ``note``

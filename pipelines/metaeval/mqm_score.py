@@ -1,6 +1,6 @@
 """Score MQM annotation rows the way upstream does, whatever file layout they came from.
 
-Every layout (pipelines.metaeval.mqm_ted, mqm_marot) turns its lines into ``MqmRow``s; this module
+Every layout (housestyle.pipelines.metaeval.mqm_ted, mqm_marot) turns its lines into ``MqmRow``s; this module
 weights each row, checks that texts agree, and aggregates:
 - a rater's segment score is the sum of that rater's error weights for the (system, segment);
 - the segment score is the MEAN over the raters who rated that (system, segment) — Marot's and
@@ -20,7 +20,7 @@ from typing import Protocol
 
 import polars as pl
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 SPAN_TAG_RE = re.compile(r"</?v>")
 

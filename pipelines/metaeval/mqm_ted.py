@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm_score import DEFAULT_WEIGHTS, Layout, MqmRow, Records, strip_spans
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm_score import DEFAULT_WEIGHTS, Layout, MqmRow, Records, strip_spans
 
 REQUIRED_COLUMNS = ("system", "seg_id", "rater", "source", "target", "category", "severity")
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 MAX_BYTES = 1 << 30  # 1 GiB of TSV (the largest upstream file, newstest2021 en-de, is ~60 MB)
 MAX_LINE_BYTES = 1 << 20  # 1 MiB per line (generalMT2023's longest line, metadata JSON included: 15 kB)

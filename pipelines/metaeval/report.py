@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from pipelines.metaeval.mqm import MqmData
+from housestyle.pipelines.metaeval.mqm import MqmData
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:

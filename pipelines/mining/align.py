@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from pipelines.mining.corpus import log_memory
+from housestyle.pipelines.mining.corpus import log_memory
 
 Links = list[tuple[int, int]]  # (source position, target position)
 

@@ -1,7 +1,7 @@
 """Unit-level occurrence of many strings at once, and association scores over units.
 
 Every count is over UNITS (a term said twice in one unit counts once) on ``fold_count`` text, with
-the checker's word-boundary rule and its search (``pipelines.conventions.multisearch``: one
+the checker's word-boundary rule and its search (``housestyle.pipelines.conventions.multisearch``: one
 Aho–Corasick pass over all texts, then the boundaries), so mined support/consistency mean what the
 checker will see — hyphen-joined words included (``mail`` is not counted in ``e-mail``).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from pipelines.conventions.multisearch import word_hits
+from housestyle.pipelines.conventions.multisearch import word_hits
 
 
 def unit_hits(patterns: Sequence[str], texts: Sequence[str], raws: Sequence[str] | None = None) -> list[list[int]]:

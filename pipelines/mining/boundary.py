@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipelines.mining.association import dice
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.mining.association import dice
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 
 
 @dataclass(slots=True)

@@ -25,18 +25,18 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.contrast.conventions import fold_contrast_with_evidence
-from pipelines.rules.io import load_authored, load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import apply_decisions, read_decisions
-from pipelines.mining.set_glossary import merge_glossary
-from pipelines.conventionset.version import sha256_file
-from pipelines.mining.set_writer import WrittenSet, write_set
-from pipelines.mining.corpus import corpus_from_units
-from pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult, empty_evidence
-from pipelines.mining.mine import mine_corpus
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.splits import select_split
+from housestyle.pipelines.contrast.conventions import fold_contrast_with_evidence
+from housestyle.pipelines.rules.io import load_authored, load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.decisions import apply_decisions, read_decisions
+from housestyle.pipelines.mining.set_glossary import merge_glossary
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.mining.set_writer import WrittenSet, write_set
+from housestyle.pipelines.mining.corpus import corpus_from_units
+from housestyle.pipelines.mining.merge import EVIDENCE_SCHEMA, MiningResult, empty_evidence
+from housestyle.pipelines.mining.mine import mine_corpus
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.splits import select_split
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,7 @@ Step = Callable[[SetDraft, SetSources], SetDraft]
 
 def fold_contrast(draft: SetDraft, sources: SetSources) -> SetDraft:
     """A term rule the generic system renders otherwise gains those renderings as wrong variants
-    (``pipelines.contrast``); candidates whose base rule is not in the set are left out."""
+    (``housestyle.pipelines.contrast``); candidates whose base rule is not in the set are left out."""
     candidates = [c for f in sources.contrast for c in f.conventions]
     if not candidates:
         return draft

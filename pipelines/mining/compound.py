@@ -17,14 +17,14 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pipelines.conventions.matching import HYPHENS
-from pipelines.mining.association import dice, unit_hits
-from pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits
-from pipelines.mining.boundary import Choice, share_start
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.term_context import drop_rules
-from pipelines.mining.term_result import TermResult
-from pipelines.mining.tokens import fold_count
+from housestyle.pipelines.conventions.matching import HYPHENS
+from housestyle.pipelines.mining.association import dice, unit_hits
+from housestyle.pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits
+from housestyle.pipelines.mining.boundary import Choice, share_start
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.mining.term_context import drop_rules
+from housestyle.pipelines.mining.term_result import TermResult
+from housestyle.pipelines.mining.tokens import fold_count
 
 COMPOUND_JOIN = " - "  # how a lemma key spells a hyphen inside a word (tokens joined by spaces)
 _HYPHENATED = re.compile(r"\w+(?:[" + HYPHENS.replace("-", r"\-") + r"]\w+)+")

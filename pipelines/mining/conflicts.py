@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from pipelines.conventions.model import Convention, canonical_json
+from housestyle.pipelines.conventions.model import Convention, canonical_json
 
 
 def dimension_conflicts(conventions: Sequence[Convention]) -> list[dict[str, Any]]:

@@ -21,9 +21,9 @@ from typing import overload
 import numpy as np
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.mining.association import unit_hits
-from pipelines.mining.tokens import fold_count
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.mining.association import unit_hits
+from housestyle.pipelines.mining.tokens import fold_count
 
 log = logging.getLogger(__name__)
 SKIP_FLAGS = ("fuzzy",)  # PO entries a translator marked as unreviewed are not approved translations

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus, log_memory
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus, log_memory
+from housestyle.pipelines.scoring.engine import score_systems
 
 FOLDS = 2  # two halves: each re-mining sees half the TM, as the split measurement did
 Key = tuple[str, str, str]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipelines.mining.morphology import russian_analyzer
+from housestyle.pipelines.mining.morphology import russian_analyzer
 
 CASES = ("nomn", "gent", "datv", "accs", "ablt", "loct")
 NUMBERS = ("sing", "plur")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipelines.conventions.matching import no_space_target, plain_regex
+from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
 
 
 def alternatives(forms: Iterable[str], match_mode: str = "typographic", tgt_lang: str | None = None) -> tuple[str, bool]:

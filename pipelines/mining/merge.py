@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.model import Convention
 
 EVIDENCE_IDS_IN_RECORD = 20
-# role: evidence | counter | contrast (a generic system's divergence, pipelines.contrast)
+# role: evidence | counter | contrast (a generic system's divergence, housestyle.pipelines.contrast)
 # Unit indices of a convention's evidence: a list, or an integer array (the miners' own, which cost
 # 4-8 bytes a unit instead of a Python int's 36).
 UnitIndices = Sequence[int] | np.ndarray

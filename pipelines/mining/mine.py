@@ -16,26 +16,26 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.conflicts import dimension_conflicts
-from pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
-from pipelines.mining.heldout import apply_heldout, heldout_counts
-from pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
-from pipelines.mining.numeric import mine_numeric
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.patterns.base import Family, mine_family
-from pipelines.mining.patterns.casing import mine_casing
-from pipelines.mining.patterns.currency import FAMILIES as CURRENCY_FAMILIES
-from pipelines.mining.patterns.dates import mine_dates
-from pipelines.mining.patterns.quotes import mine_quotes
-from pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
-from pipelines.mining.placeholder import mine_placeholder
-from pipelines.mining.source_copy import mine_source_copy
-from pipelines.mining.suspect_units import find_suspects
-from pipelines.mining.term_rules import mine_terms
-from pipelines.mining.term_trace import empty_trace
-from pipelines.mining.tokens import TokenCache
-from pipelines.mining.verify import finish, keep, measure, verification_sample
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.conflicts import dimension_conflicts
+from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
+from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts
+from housestyle.pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
+from housestyle.pipelines.mining.numeric import mine_numeric
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.mining.patterns.base import Family, mine_family
+from housestyle.pipelines.mining.patterns.casing import mine_casing
+from housestyle.pipelines.mining.patterns.currency import FAMILIES as CURRENCY_FAMILIES
+from housestyle.pipelines.mining.patterns.dates import mine_dates
+from housestyle.pipelines.mining.patterns.quotes import mine_quotes
+from housestyle.pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
+from housestyle.pipelines.mining.placeholder import mine_placeholder
+from housestyle.pipelines.mining.source_copy import mine_source_copy
+from housestyle.pipelines.mining.suspect_units import find_suspects
+from housestyle.pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.mining.term_trace import empty_trace
+from housestyle.pipelines.mining.tokens import TokenCache
+from housestyle.pipelines.mining.verify import finish, keep, measure, verification_sample
 
 Proposer = Callable[[Corpus, list[int], MiningParams], list[Convention]]
 

@@ -1,6 +1,6 @@
 """Number-format agreement learned per client: how targets write the source's decimals and groups.
 
-Source numbers are read with the checker's number grammar (``pipelines.rules.numbers``: identifiers
+Source numbers are read with the checker's number grammar (``housestyle.pipelines.rules.numbers``: identifiers
 such as ``3.2.1`` or ``20-0097189`` are not quantities and teach nothing about formats). Evidence
 comes from source–target pairs: a source decimal ``3.5`` found in the target as ``3,5`` or ``3.5``;
 a grouped source number ``12,000`` found as ``12 000`` / ``12\u00a0000`` / ``12\u202f000`` /
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.rules.numbers import SourceStyle, form_pattern, grouped, source_numbers
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.rules.numbers import SourceStyle, form_pattern, grouped, source_numbers
 
 MQM_NUMBER = "Locale conventions/Number format"
 _GROUP_SEPS = (" ", "\u00a0", "\u202f", ".", ",", "'", "")

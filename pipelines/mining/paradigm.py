@@ -23,9 +23,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from pipelines.mining import inflect_fr, inflect_ru, lexicon
-from pipelines.mining.term_candidates import Candidates
-from pipelines.mining.tokens import Tok, fold_count, mask
+from housestyle.pipelines.mining import inflect_fr, inflect_ru, lexicon
+from housestyle.pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.tokens import Tok, fold_count, mask
 
 Occurrence = tuple[tuple[str, ...], str, str]  # (word norms, POS sequence, folded surface)
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from pipelines.conventions.model import canonical_json
+from housestyle.pipelines.conventions.model import canonical_json
 
 
 @dataclass(frozen=True, slots=True)

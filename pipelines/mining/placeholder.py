@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.readers.base import INLINE_TOKEN_RE
-from pipelines.rules.placeholder import DEFAULT_PATTERNS, MARKUP_PATTERN
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.readers.base import INLINE_TOKEN_RE
+from housestyle.pipelines.rules.placeholder import DEFAULT_PATTERNS, MARKUP_PATTERN
 
 MQM_PLACEHOLDER = "Locale conventions/Markup"  # MQM: Markup / placeholder integrity
 

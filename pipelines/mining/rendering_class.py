@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.mining.term_candidates import Candidates
-from pipelines.mining.tokens import DOUBTFUL_VERB
+from housestyle.pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.tokens import DOUBTFUL_VERB
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "ADJ"})
 NOUNISH = frozenset({"NOUN", "PROPN", ""})  # "" = no tagger

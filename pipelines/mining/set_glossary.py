@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipelines.conventions.compiled import Entry, compile_generic
-from pipelines.conventions.folding import fold_with_map
-from pipelines.rules.io import forms_of
-from pipelines.conventions.model import Convention
-from pipelines.mining.tokens import fold_count
+from housestyle.pipelines.conventions.compiled import Entry, compile_generic
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.rules.io import forms_of
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.tokens import fold_count
 
 TERM_RULES = ("term", "forbidden")
 

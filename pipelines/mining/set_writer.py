@@ -19,17 +19,17 @@ from typing import Any
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.rules.io import conventions_frame, derived_fields
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.store import publish_set
-from pipelines.conventionset.version import SET_FORMAT, resource_versions, set_version_of
-from pipelines.fingerprint import code_version
-from pipelines.mining.conflicts import conflict_rows
-from pipelines.mining.heldout import heldout_table
-from pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
-from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
-from pipelines.paths import client_path
+from housestyle.pipelines import atomic
+from housestyle.pipelines.rules.io import conventions_frame, derived_fields
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.store import publish_set
+from housestyle.pipelines.conventionset.version import SET_FORMAT, resource_versions, set_version_of
+from housestyle.pipelines.fingerprint import code_version
+from housestyle.pipelines.mining.conflicts import conflict_rows
+from housestyle.pipelines.mining.heldout import heldout_table
+from housestyle.pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, MiningResult, in_evidence_order
+from housestyle.pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
+from housestyle.pipelines.paths import client_path
 
 SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from pipelines.conventions.matching import find_plain
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.tokens import mask
+from housestyle.pipelines.conventions.matching import find_plain
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.tokens import mask
 
 MQM_COPY = "Accuracy/Should not have been translated"
 URL_RE = r"https?://[^\s<>\"')\]]+"

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from pipelines.mining.align import Links
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.tokens import CLOSED_POS, Tok, fold_count
+from housestyle.pipelines.mining.align import Links
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.mining.tokens import CLOSED_POS, Tok, fold_count
 
 Span = tuple[int, int]  # inclusive token positions
 # Function words a multiword term may hold inside ("speed of light"); "and"/"for" phrases are

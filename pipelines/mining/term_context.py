@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.mining.boundary import share_start
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more_than
-from pipelines.mining.rendering_class import FINITE
-from pipelines.mining.term_candidates import Candidates
-from pipelines.mining.term_result import TermResult
-from pipelines.mining.term_trace import mark_dropped
+from housestyle.pipelines.mining.boundary import share_start
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more_than
+from housestyle.pipelines.mining.rendering_class import FINITE
+from housestyle.pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.term_result import TermResult
+from housestyle.pipelines.mining.term_trace import mark_dropped
 
 
 def other_word(rival: str, term: str, params: MiningParams = DEFAULT_PARAMS) -> bool:

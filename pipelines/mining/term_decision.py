@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from pipelines.mining.boundary import Choice
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_filters import (
+from housestyle.pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_filters import (
     _PLAIN_FORM,
     COUNT_WORDS,
     _rival_dice,
@@ -29,7 +29,7 @@ from pipelines.mining.term_filters import (
     covers,
     joined_sentences,
 )
-from pipelines.mining.termhood import general_word, zipf
+from housestyle.pipelines.mining.termhood import general_word, zipf
 
 
 @dataclass(slots=True)

@@ -20,15 +20,15 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.factors import literal_forms
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.store import OpenedSet, convention_source
-from pipelines.errors import InputError
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams
-from pipelines.mining.term_decision import describe
-from pipelines.mining.term_trace import TRACE_FILE
-from pipelines.mining.tokens import fold_count
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.store import OpenedSet, convention_source
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
+from housestyle.pipelines.mining.term_decision import describe
+from housestyle.pipelines.mining.term_trace import TRACE_FILE
+from housestyle.pipelines.mining.tokens import fold_count
 
 CONTAINING_SHOWN = 5  # considered terms holding an unknown term, shown
 
@@ -105,8 +105,8 @@ def _row_lines(row: dict[str, Any]) -> list[str]:
 def _not_a_candidate(term: str, src_lang: str, params: MiningParams) -> str:
     """Why a term's shape is not one the miner takes as a candidate (or that it simply was not
     found in the sources it aligned)."""
-    from pipelines.mining.term_candidates import source_spans
-    from pipelines.mining.tokens import TokenCache
+    from housestyle.pipelines.mining.term_candidates import source_spans
+    from housestyle.pipelines.mining.tokens import TokenCache
 
     toks = TokenCache().tokenize([term], src_lang)[0]
     words = [t for t in toks if t.is_word and not t.is_hyphen]

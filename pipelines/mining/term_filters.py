@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import spacy
 
-from pipelines.mining.boundary import Choice
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
+from housestyle.pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 
 # Acronyms spelled like a function word (US, IT) trigger only when written in capitals.
 STOP_LIKE = frozenset(w.casefold() for w in spacy.blank("en").Defaults.stop_words)

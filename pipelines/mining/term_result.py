@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.term_trace import Decision
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.term_trace import Decision
 
 
 @dataclass(slots=True)

@@ -16,29 +16,29 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from rapidfuzz import fuzz
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.align import align_with_sure
-from pipelines.mining.association import dice
-from pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
-from pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
-from pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
-from pipelines.mining.inflection import alternatives
-from pipelines.mining.paradigm import add_attested_forms, generated_forms
-from pipelines.mining.params import MiningParams, at_least
-from pipelines.mining.rendering_class import nominal_key
-from pipelines.mining.term_candidates import Candidates, TermCandidate, extract
-from pipelines.mining.term_context import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.align import align_with_sure
+from housestyle.pipelines.mining.association import dice
+from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
+from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
+from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
+from housestyle.pipelines.mining.inflection import alternatives
+from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
+from housestyle.pipelines.mining.params import MiningParams, at_least
+from housestyle.pipelines.mining.rendering_class import nominal_key
+from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate, extract
+from housestyle.pipelines.mining.term_context import (
     drop_headless,
     drop_nested,
     modifier_words,
     other_word,
     verb_senses,
 )
-from pipelines.mining.term_decision import TermCase, first_rejection
-from pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound
-from pipelines.mining.term_result import TermResult
-from pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
-from pipelines.mining.tokens import TokenCache, settle_closed_tags
+from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
+from housestyle.pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound
+from housestyle.pipelines.mining.term_result import TermResult
+from housestyle.pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
+from housestyle.pipelines.mining.tokens import TokenCache, settle_closed_tags
 
 MQM_TERM = "Terminology/Inconsistent use of terminology"
 CONFLICT_FORMS_SHOWN = 10  # forms listed per rendering in a conflict record (the evidence table has all)

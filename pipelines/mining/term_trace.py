@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.boundary import Choice
 
 if TYPE_CHECKING:
-    from pipelines.mining.term_candidates import Candidates
+    from housestyle.pipelines.mining.term_candidates import Candidates
 
 TRACE_FILE = "term_trace.parquet"
 TRACE_UNITS = 5  # unit ids kept per term (the evidence table has every rule's units)

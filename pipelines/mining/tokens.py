@@ -19,9 +19,9 @@ from typing import Any
 import spacy
 from spacy.language import Language
 
-from pipelines.conventions.folding import TYPOGRAPHIC_TABLE
-from pipelines.conventions.matching import is_no_space_script, mask_code
-from pipelines.mining.morphology import TOKENIZER_CONFIG, WORD_LEMMATIZERS, quiet_jieba
+from housestyle.pipelines.conventions.folding import TYPOGRAPHIC_TABLE
+from housestyle.pipelines.conventions.matching import is_no_space_script, mask_code
+from housestyle.pipelines.mining.morphology import TOKENIZER_CONFIG, WORD_LEMMATIZERS, quiet_jieba
 
 mask = mask_code  # inline codes, placeholders, tags and URLs blanked (matching.CODE_SPAN_RE)
 _SPACE_RUN = re.compile(r"\s+")

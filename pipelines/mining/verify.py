@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.validate import validate_convention
-from pipelines.mining.corpus import Corpus, hashed_sample
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.validate import validate_convention
+from housestyle.pipelines.mining.corpus import Corpus, hashed_sample
+from housestyle.pipelines.scoring.check import check_item
 
 
 @dataclass(slots=True)

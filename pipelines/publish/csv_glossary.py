@@ -11,7 +11,7 @@ Encoding: UTF-8 with a BOM and CRLF line ends (RFC 4180): Excel opens a BOM-less
 the ANSI code page and garbles accents, and the CAT tools read the BOM as the encoding mark.
 Written with the csv module (quoting is its job), atomically.
 
-Cells are data, never formulas (``pipelines.cells.inert_cell``, the one neutraliser every CSV and
+Cells are data, never formulas (``housestyle.pipelines.cells.inert_cell``, the one neutraliser every CSV and
 XLSX writer uses): a TM term such as ``=HYPERLINK(…)`` gets a leading apostrophe. The TBX keeps every
 term exactly as written.
 """
@@ -23,9 +23,9 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipelines import atomic
-from pipelines.cells import inert_cell
-from pipelines.publish.glossary import GlossaryEntry, entry_note
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import inert_cell
+from housestyle.pipelines.publish.glossary import GlossaryEntry, entry_note
 
 COLUMNS: tuple[str, ...] = ("source", "target", "forbidden", "note", "convention_id")
 ENCODING = "utf-8-sig"

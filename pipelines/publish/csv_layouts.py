@@ -18,10 +18,10 @@ from pathlib import Path
 
 import langcodes
 
-from pipelines import atomic
-from pipelines.cells import inert_cell
-from pipelines.publish.csv_glossary import ENCODING
-from pipelines.publish.glossary import GlossaryEntry
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import inert_cell
+from housestyle.pipelines.publish.csv_glossary import ENCODING
+from housestyle.pipelines.publish.glossary import GlossaryEntry
 
 LAYOUTS: tuple[str, ...] = ("memoq", "phrase", "crowdin", "weblate")
 Slot = tuple[str, str]  # (term, role: preferred | admitted | forbidden)

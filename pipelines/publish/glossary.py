@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipelines.conventions.factors import literal_forms
-from pipelines.conventions.model import Convention
-from pipelines.publish.select import NO_FINITE_FORM, Account
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.publish.select import NO_FINITE_FORM, Account
 
 GLOSSARY_RULES: tuple[str, ...] = ("term", "forbidden")
 

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines import atomic
-from pipelines.rules.io import load_conventions
-from pipelines.conventionset.store import convention_source
-from pipelines.errors import ConfigError
-from pipelines.publish.csv_glossary import write_csv
-from pipelines.publish.csv_layouts import LAYOUTS, write_layout
-from pipelines.publish.glossary import glossary_entries, is_glossary
-from pipelines.publish.qa import qa_checks, qa_document, write_qa
-from pipelines.publish.select import NOT_IN_FORMAT, Account, by_status
-from pipelines.publish.tbx import write_tbx
+from housestyle.pipelines import atomic
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventionset.store import convention_source
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.publish.csv_glossary import write_csv
+from housestyle.pipelines.publish.csv_layouts import LAYOUTS, write_layout
+from housestyle.pipelines.publish.glossary import glossary_entries, is_glossary
+from housestyle.pipelines.publish.qa import qa_checks, qa_document, write_qa
+from housestyle.pipelines.publish.select import NOT_IN_FORMAT, Account, by_status
+from housestyle.pipelines.publish.tbx import write_tbx
 
 FORMATS: tuple[str, ...] = ("tbx", "csv", "qa")
 QA_SUFFIX = ".qa.json"
@@ -49,7 +49,7 @@ def qa_beside(out: Path) -> Path:
 
 def publish(conventions: Path, fmt: str, out: Path, statuses: Sequence[str], *,
             with_qa: bool = False, layout: str | None = None) -> Publication:
-    """Write the publication; ``statuses``: what ``pipelines.conventions.statuses.parse_statuses`` gave. Refuses an incomplete set
+    """Write the publication; ``statuses``: what ``housestyle.pipelines.conventions.statuses.parse_statuses`` gave. Refuses an incomplete set
     (``convention_source``: InputError naming the folder)."""
     if fmt not in FORMATS:
         raise ConfigError(f"--format: one of {', '.join(FORMATS)}, not {fmt!r}")

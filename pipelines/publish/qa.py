@@ -16,12 +16,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.conventions.matching import plain_regex
-from pipelines.conventions.model import Convention
-from pipelines.publish.select import Account
-from pipelines.rules.numbers import LIBERAL_RE
-from pipelines.rules.placeholder import DEFAULT_PATTERNS
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.matching import plain_regex
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.publish.select import Account
+from housestyle.pipelines.rules.numbers import LIBERAL_RE
+from housestyle.pipelines.rules.placeholder import DEFAULT_PATTERNS
 
 QA_FORMAT = "housestyle-qa-checks/1"
 # Accuracy errors (a DNT span, a number, a placeholder, a banned word) break the text; the rest are

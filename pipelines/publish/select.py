@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from pipelines.conventions.model import RULE_TYPES, Convention
+from housestyle.pipelines.conventions.model import RULE_TYPES, Convention
 
 # Reasons a convention is not published (the keys of ``KindCount.left_out``).
 BY_STATUS = "status"
@@ -67,7 +67,7 @@ class Account:
 
 
 def by_status(conventions: Iterable[Convention], statuses: Collection[str], account: Account) -> list[Convention]:
-    """The conventions whose status is in ``statuses`` (``pipelines.conventions.statuses``); the
+    """The conventions whose status is in ``statuses`` (``housestyle.pipelines.conventions.statuses``); the
     rest are counted."""
     kept = []
     for conv in conventions:

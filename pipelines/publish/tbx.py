@@ -8,7 +8,7 @@ one for the target: required renderings with ``preferredTerm-admn-sts``, wrong v
 ``deprecatedTerm-admn-sts``; the convention's note and figures as ``note`` elements.
 
 Built as an lxml tree (never by string concatenation), checked against the shipped RELAX NG
-schema (``tbx_basic.rng``) before it is written, and written whole or not at all (``pipelines.atomic``).
+schema (``tbx_basic.rng``) before it is written, and written whole or not at all (``housestyle.pipelines.atomic``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from pipelines import atomic
-from pipelines.publish.glossary import GlossaryEntry, entry_note
+from housestyle.pipelines import atomic
+from housestyle.pipelines.publish.glossary import GlossaryEntry, entry_note
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 PREFERRED = "preferredTerm-admn-sts"
@@ -40,7 +40,7 @@ class TbxSchemaError(ValueError):
 @lru_cache(maxsize=1)
 def schema() -> etree.RelaxNG:
     """The shipped RELAX NG schema of the TBX we emit."""
-    text = resources.files("pipelines.publish").joinpath("tbx_basic.rng").read_bytes()
+    text = resources.files("housestyle.pipelines.publish").joinpath("tbx_basic.rng").read_bytes()
     return etree.RelaxNG(etree.fromstring(text))
 
 

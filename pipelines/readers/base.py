@@ -51,7 +51,7 @@ class TranslationUnit:
     props: list[tuple[str, str]] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     domain: str | None = None
-    # Optional precomputed dedup key (pipelines.unit_hash over the normalised tags, source, target):
+    # Optional precomputed dedup key (housestyle.pipelines.unit_hash over the normalised tags, source, target):
     # the TMX reader fills it in its worker processes so the ingest's main process need not; None
     # means "compute it". Whoever edits source/target/tags of a unit must reset it to None.
     unit_hash: str | None = None
@@ -69,7 +69,7 @@ class Reject:
 
 
 class Reader(Protocol):
-    """A format reader. Registered explicitly in ``pipelines.readers.registry``."""
+    """A format reader. Registered explicitly in ``housestyle.pipelines.readers.registry``."""
 
     format_name: ClassVar[str]
     suffixes: ClassVar[tuple[str, ...]]

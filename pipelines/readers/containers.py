@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable, Iterator, cast
 
-from pipelines.errors import InputError, MalformedFileError
+from housestyle.pipelines.errors import InputError, MalformedFileError
 
 ARCHIVE_SUFFIXES = (".zip", ".gz")
 READ_BYTES = 1 << 20

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pipelines.readers import safexml
-from pipelines.readers.base import INLINE_TOKEN_RE
-from pipelines.readers.safexml import local_name
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import INLINE_TOKEN_RE
+from housestyle.pipelines.readers.safexml import local_name
 
 Key = tuple[str, str | None, int]
 

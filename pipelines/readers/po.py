@@ -35,8 +35,8 @@ from typing import BinaryIO, ClassVar, Iterator
 
 from translate.storage import poheader, poparser, pypo
 
-from pipelines.readers.base import Reject, Row, TranslationUnit, to_record, unit_row
-from pipelines.readers.scan_events import MAX_UNIT_BYTES
+from housestyle.pipelines.readers.base import Reject, Row, TranslationUnit, to_record, unit_row
+from housestyle.pipelines.readers.scan_events import MAX_UNIT_BYTES
 
 _LANG_FILE_RE = re.compile(r"^[a-z]{2,3}([_-][A-Za-z]{2,4})?$")
 _MSGID = re.compile(rb'^\s*(?:#~\s*)?msgid(?=[\s"])')

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO, ClassVar, Iterator
 
-from pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
-from pipelines.readers import containers, safexml
-from pipelines.readers.base import Reader, Reject, TranslationUnit
-from pipelines.readers.po import PoReader
-from pipelines.readers.scan import root_element
-from pipelines.readers.xmlformats import XML_FORMATS
-from pipelines.readers.xmlunits import XmlReader
+from housestyle.pipelines.errors import InputError, MalformedFileError, UnsupportedFormatError
+from housestyle.pipelines.readers import containers, safexml
+from housestyle.pipelines.readers.base import Reader, Reject, TranslationUnit
+from housestyle.pipelines.readers.po import PoReader
+from housestyle.pipelines.readers.scan import root_element
+from housestyle.pipelines.readers.xmlformats import XML_FORMATS
+from housestyle.pipelines.readers.xmlunits import XmlReader
 
 Record = TranslationUnit | Reject
 _XLIFF_SUFFIXES = (".xlf", ".xliff", ".sdlxliff", ".mxliff", ".mqxliff")

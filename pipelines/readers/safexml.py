@@ -15,7 +15,7 @@ from typing import IO, Any, TypeAlias
 
 from lxml import etree
 
-from pipelines.errors import UnsafeXmlError
+from housestyle.pipelines.errors import UnsafeXmlError
 
 # lxml-stubs (0.5) predate lxml 6: they type ``sourceline`` as ``...``, ``get()`` as ``str | bytes``
 # and lack ``DTD.iterentities``; elements are therefore annotated with this alias on purpose.

@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Generator, Iterator
 
-from pipelines.readers.scan_buffer import END_TAG, MAX_TAG_BYTES, START_TAG, ScanBuffer
-from pipelines.readers.scan_events import (MAX_UNIT_BYTES, RAW_HEAD, Chunk, Context, Oversized, Problem,
+from housestyle.pipelines.readers.scan_buffer import END_TAG, MAX_TAG_BYTES, START_TAG, ScanBuffer
+from housestyle.pipelines.readers.scan_events import (MAX_UNIT_BYTES, RAW_HEAD, Chunk, Context, Oversized, Problem,
                                            Vocabulary)
 
 __all__ = ["CHUNK_BYTES", "MAX_UNIT_BYTES", "Chunk", "Context", "Oversized", "Problem", "UnitScanner",

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from lxml import etree
 
-from pipelines.langtags import same_language
-from pipelines.readers import safexml
-from pipelines.readers.base import Row, unit_row
-from pipelines.readers.scan import Vocabulary
-from pipelines.readers.xliff12 import units_in
-from pipelines.readers.xmlunits import Tally, XmlFormat
+from housestyle.pipelines.langtags import same_language
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Row, unit_row
+from housestyle.pipelines.readers.scan import Vocabulary
+from housestyle.pipelines.readers.xliff12 import units_in
+from housestyle.pipelines.readers.xmlunits import Tally, XmlFormat
 
 RAW_MAX = 500
 _ENTRY = ("termEntry", "conceptEntry")

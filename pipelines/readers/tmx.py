@@ -17,10 +17,10 @@ from typing import Any
 
 from lxml import etree
 
-from pipelines.langtags import try_normalise
-from pipelines.readers import safexml
-from pipelines.readers.base import Row, parse_tmx_date
-from pipelines.readers.inline import (
+from housestyle.pipelines.langtags import try_normalise
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Row, parse_tmx_date
+from housestyle.pipelines.readers.inline import (
     TMX_SPEC,
     InlineError,
     Numbering,
@@ -28,9 +28,9 @@ from pipelines.readers.inline import (
     render,
     render_text,
 )
-from pipelines.readers.scan import Vocabulary
-from pipelines.readers.xmlunits import Tally, XmlFormat
-from pipelines.unit_hash import unit_hash
+from housestyle.pipelines.readers.scan import Vocabulary
+from housestyle.pipelines.readers.xmlunits import Tally, XmlFormat
+from housestyle.pipelines.unit_hash import unit_hash
 
 __all__ = ["TMX_FORMAT", "TmxHeader", "parse_tmx_date", "tu_rows"]
 

@@ -26,11 +26,11 @@ import hashlib
 
 from lxml import etree
 
-from pipelines.readers import safexml
-from pipelines.readers.base import Row, unit_row
-from pipelines.readers.inline import XLIFF12_SPEC, InlineError, Numbering, render
-from pipelines.readers.scan import Vocabulary
-from pipelines.readers.xmlunits import Tally, XmlFormat
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Row, unit_row
+from housestyle.pipelines.readers.inline import XLIFF12_SPEC, InlineError, Numbering, render
+from housestyle.pipelines.readers.scan import Vocabulary
+from housestyle.pipelines.readers.xmlunits import Tally, XmlFormat
 
 RAW_MAX = 500
 

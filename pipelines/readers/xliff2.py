@@ -19,12 +19,12 @@ import hashlib
 
 from lxml import etree
 
-from pipelines.readers import safexml
-from pipelines.readers.base import Row, unit_row
-from pipelines.readers.inline import XLIFF2_SPEC, InlineError, Numbering, render
-from pipelines.readers.scan import Vocabulary
-from pipelines.readers.xliff12 import namespace_of, own_children, units_in
-from pipelines.readers.xmlunits import Tally, XmlFormat
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Row, unit_row
+from housestyle.pipelines.readers.inline import XLIFF2_SPEC, InlineError, Numbering, render
+from housestyle.pipelines.readers.scan import Vocabulary
+from housestyle.pipelines.readers.xliff12 import namespace_of, own_children, units_in
+from housestyle.pipelines.readers.xmlunits import Tally, XmlFormat
 
 RAW_MAX = 500
 

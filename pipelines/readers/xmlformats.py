@@ -5,10 +5,10 @@ Separate from ``registry`` so worker processes import only the XML readers (no P
 
 from __future__ import annotations
 
-from pipelines.readers.tbx import TBX_FORMAT
-from pipelines.readers.tmx import TMX_FORMAT
-from pipelines.readers.xliff12 import XLIFF12_FORMAT
-from pipelines.readers.xliff2 import XLIFF2_FORMAT
-from pipelines.readers.xmlunits import XmlFormat
+from housestyle.pipelines.readers.tbx import TBX_FORMAT
+from housestyle.pipelines.readers.tmx import TMX_FORMAT
+from housestyle.pipelines.readers.xliff12 import XLIFF12_FORMAT
+from housestyle.pipelines.readers.xliff2 import XLIFF2_FORMAT
+from housestyle.pipelines.readers.xmlunits import XmlFormat
 
 XML_FORMATS: dict[str, XmlFormat] = {f.name: f for f in (TMX_FORMAT, XLIFF12_FORMAT, XLIFF2_FORMAT, TBX_FORMAT)}

@@ -19,10 +19,10 @@ from typing import Any, BinaryIO, Callable, ClassVar, Iterator, Protocol
 
 from lxml import etree
 
-from pipelines.errors import MalformedFileError, UnsafeXmlError
-from pipelines.readers import safexml
-from pipelines.readers.base import Reject, Row, TranslationUnit, to_record
-from pipelines.readers.scan import Chunk, Context, Oversized, Problem, UnitScanner, Vocabulary
+from housestyle.pipelines.errors import MalformedFileError, UnsafeXmlError
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Reject, Row, TranslationUnit, to_record
+from housestyle.pipelines.readers.scan import Chunk, Context, Oversized, Problem, UnitScanner, Vocabulary
 
 PARSE_BYTES = 64 << 10  # measured on the synthetic TM: 5.5 us/unit at 32-64 KB, 6.2 at 256 KB, 6.6 at 512 KB (cache)
 RAW_MAX = 500

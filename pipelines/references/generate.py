@@ -1,11 +1,11 @@
 """Generated references: N candidates per source in ONE call, parsed, filtered by Self-BLEU, saved.
 
-Uses the generator backends and the Parquet cache of ``pipelines.generation`` (a re-run parses and
+Uses the generator backends and the Parquet cache of ``housestyle.pipelines.generation`` (a re-run parses and
 selects again from the cached raw answers without calling the model, so parsing or the threshold can
 change freely). The prompt is the ``references`` template: rules, input and — when an approved
 reference exists — the ground truth. Output: one JSONL record per source with the raw answer, the
 parsed candidates, what was dropped and why, the Self-BLEU values and the kept references;
-``load_reference_set`` turns the file into a ``pipelines.metaeval`` ReferenceSet (origin
+``load_reference_set`` turns the file into a ``housestyle.pipelines.metaeval`` ReferenceSet (origin
 ``selected``) for multi-reference metrics and meta-evaluation.
 """
 
@@ -17,15 +17,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.errors import InputError
-from pipelines.generation.base import Backend
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.prompts import load_template
-from pipelines.generation.runner import RunSummary, run_generation
-from pipelines.metaeval.metrics import ReferenceSet
-from pipelines.references.parse import parse_candidates
-from pipelines.references.selfbleu import DEFAULT_THRESHOLD, select
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.generation.base import Backend
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.prompts import load_template
+from housestyle.pipelines.generation.runner import RunSummary, run_generation
+from housestyle.pipelines.metaeval.metrics import ReferenceSet
+from housestyle.pipelines.references.parse import parse_candidates
+from housestyle.pipelines.references.selfbleu import DEFAULT_THRESHOLD, select
 
 DEFAULT_N = 10
 FORMAT = "housestyle-generated-references/1"

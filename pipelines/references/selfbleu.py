@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sacrebleu.metrics import BLEU
 
-from pipelines.metaeval.metrics import tokenizer_for
+from housestyle.pipelines.metaeval.metrics import tokenizer_for
 
 DEFAULT_THRESHOLD = 35.0
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipelines.conventions.model import Convention
-from pipelines.conventions.statuses import SCORED_STATUSES
-from pipelines.mining.heldout import heldout_table
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.statuses import SCORED_STATUSES
+from housestyle.pipelines.mining.heldout import heldout_table
 
 LABEL = "automatic (the client's held-out approved targets; not a linguist's review)"
 

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipelines.conventions.model import Convention
-from pipelines.registration.gold import GoldConvention, primary_lang
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.gold import GoldConvention, primary_lang
+from housestyle.pipelines.scoring.check import check_item
 
 
 @dataclass(slots=True)

@@ -15,25 +15,25 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.store import convention_source
-from pipelines.errors import InputError
-from pipelines.fingerprint import code_version
-from pipelines.registration.agreement import LABEL, heldout_agreement
-from pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
-from pipelines.registration.freeze import load_registration, sha256_file
-from pipelines.registration.gold import (
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.store import convention_source
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.fingerprint import code_version
+from housestyle.pipelines.registration.agreement import LABEL, heldout_agreement
+from housestyle.pipelines.registration.behaviour import Evidence, Recovery, attested_units, recover
+from housestyle.pipelines.registration.freeze import load_registration, sha256_file
+from housestyle.pipelines.registration.gold import (
     GoldConvention,
     GoldPair,
     load_gold_conventions,
     load_term_pairs,
 )
-from pipelines.registration.model import Gate, Informative, Registration, recovery_statuses
-from pipelines.registration.review import precision_gate, read_review
-from pipelines.splits import Splits, read_splits, split_units
-from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
-from pipelines.registration.verdict import Evaluation, GateResult, decide, every_scored_validated
+from housestyle.pipelines.registration.model import Gate, Informative, Registration, recovery_statuses
+from housestyle.pipelines.registration.review import precision_gate, read_review
+from housestyle.pipelines.splits import Splits, read_splits, split_units
+from housestyle.pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
+from housestyle.pipelines.registration.verdict import Evaluation, GateResult, decide, every_scored_validated
 
 Units = list[tuple[str, str, str]]
 NOT_MINED = ("authored", "gold")  # manifest origins for which "mined on which split" has no meaning

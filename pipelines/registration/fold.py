@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pipelines.registration.model import FOLD_MAP
+from housestyle.pipelines.registration.model import FOLD_MAP
 
 _TABLE = str.maketrans(FOLD_MAP)
 _SPACES = re.compile(r"\s+")

@@ -16,13 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.errors import (
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import (
     FrozenRegistrationChangedError,
     InputError,
     RegistrationError,
 )
-from pipelines.registration.model import (
+from housestyle.pipelines.registration.model import (
     COUNTING_RULES,
     GATE_ROLES,
     GOLD_KINDS,
@@ -38,8 +38,8 @@ from pipelines.registration.model import (
     hash_payload,
     sha256_bytes,
 )
-from pipelines.splits import read_splits
-from pipelines.paths import client_path
+from housestyle.pipelines.splits import read_splits
+from housestyle.pipelines.paths import client_path
 
 REGISTRATION_FILE = "registration.json"
 _VERSION_RE = re.compile(r"^v(\d+)$")

@@ -15,9 +15,9 @@ from typing import Any
 
 from lxml import etree
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import InputError, MalformedFileError, UnsafeXmlError
-from pipelines.registration.fold import fold
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import InputError, MalformedFileError, UnsafeXmlError
+from housestyle.pipelines.registration.fold import fold
 
 XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 # Both TICO-19 layouts share these two columns (Facebook: id,sourceLang,targetLang,sourceString,

@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pipelines.conventions.model import canonical_json
+from housestyle.pipelines.conventions.model import canonical_json
 
 FORMAT = "housestyle-registration/1"
 
@@ -58,7 +58,7 @@ COUNTING_RULES: dict[str, Any] = {
     "raw target; evidence regexes are frozen per gold_id in the gold file entry",
     "convention_recovery": "a mined set recovers a gold convention when, on every probe of that gold convention, the set "
     "passes the good output and fails the bad output; the set FAILS an output when at least one applicable mined convention "
-    "(pipelines.scoring.check.check_item returns a verdict, i.e. it applies to the probe source) has full_pass false; "
+    "(housestyle.pipelines.scoring.check.check_item returns a verdict, i.e. it applies to the probe source) has full_pass false; "
     "the set PASSES an output when none fails (an empty set passes everything, so recovers nothing)",
     "conventions_recovered": "number of gold conventions attested in the gate's split that the set recovers",
     "precision_under_review": "pending until a review file exists; only judgements whose reviewer_role is in counted_roles "

@@ -17,8 +17,8 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import InputError
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import InputError
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("convention_id", "verdict")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("comment", "reviewer", "reviewer_role")

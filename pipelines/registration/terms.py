@@ -17,9 +17,9 @@ from typing import Any
 
 import ahocorasick_rs
 
-from pipelines.conventions.model import Convention
-from pipelines.registration.fold import bounded_at, contains_bounded, fold
-from pipelines.registration.gold import GoldPair, primary_lang
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.fold import bounded_at, contains_bounded, fold
+from housestyle.pipelines.registration.gold import GoldPair, primary_lang
 
 PairKey = tuple[str, str]
 

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
+from housestyle.pipelines import atomic
 
 EVALUATION_FILE = "evaluation.json"
 EVALUATION_FORMAT = "housestyle-evaluation/1"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.validate import validate_conventions
-from pipelines.conventionset.decisions import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.validate import validate_conventions
+from housestyle.pipelines.conventionset.decisions import (
     DECISION_WORDS,
     DECISIONS_SCHEMA,
     describe_entries,
@@ -25,7 +25,7 @@ from pipelines.conventionset.decisions import (
     identity_of,
     parse_forms,
 )
-from pipelines.errors import ConventionError, InputError
+from housestyle.pipelines.errors import ConventionError, InputError
 
 FILLED_COLUMNS = ("decision", "expected_terms", "wrong_variants", "comment")
 

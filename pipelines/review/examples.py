@@ -12,11 +12,11 @@ from functools import lru_cache
 
 import polars as pl
 
-from pipelines.conventions.compiled import Entry, make_entry
-from pipelines.conventions.factors import literal_forms
-from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.model import Convention
-from pipelines.conventions.timed_regex import RegexTimeout
+from housestyle.pipelines.conventions.compiled import Entry, make_entry
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.timed_regex import RegexTimeout
 
 Span = tuple[int, int]
 

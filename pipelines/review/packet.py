@@ -20,12 +20,12 @@ from typing import Any
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.cells import inert_cell
-from pipelines.conventions.model import STATUSES, Convention
-from pipelines.conventions.statuses import UNLISTED_STATUSES
-from pipelines.conventionset.decisions import DECISION_WORDS, ENTRY_SEPARATOR, REGEX_PREFIX
-from pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import inert_cell
+from housestyle.pipelines.conventions.model import STATUSES, Convention
+from housestyle.pipelines.conventions.statuses import UNLISTED_STATUSES
+from housestyle.pipelines.conventionset.decisions import DECISION_WORDS, ENTRY_SEPARATOR, REGEX_PREFIX
+from housestyle.pipelines.review.examples import Example, cached_forms, mark, marker, pick_units
 
 Runs = list[tuple[str, bool]]
 INFO_COLUMNS: tuple[str, ...] = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError
 
 MAX_PACKET_BYTES = 32 << 20  # the file as given (XLSX or CSV)
 MAX_PACKET_UNCOMPRESSED = 64 << 20  # all XLSX members together, as their headers declare

@@ -18,12 +18,12 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from pipelines import atomic
-from pipelines.cells import as_text_cell
-from pipelines.conventionset.decisions import DECISION_WORDS
-from pipelines.errors import InputError
-from pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
-from pipelines.review.packet_bounds import MAX_PACKET_COLUMNS, MAX_PACKET_ROWS, check_packet_bounds
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import as_text_cell
+from housestyle.pipelines.conventionset.decisions import DECISION_WORDS
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
+from housestyle.pipelines.review.packet_bounds import MAX_PACKET_COLUMNS, MAX_PACKET_ROWS, check_packet_bounds
 
 SHEET = "review"
 WIDTHS = {"convention_id": 18, "dimension": 28, "rule": 10, "src": 24, "expected_forms": 30, "wrong_forms": 24,
@@ -54,7 +54,7 @@ def write_xlsx(packet: Packet, path: Path) -> Path:
     sheet.append(list(PACKET_COLUMNS))
     for row in packet.rows:
         sheet.append([_cell(row[c], c in MARKED_COLUMNS) for c in PACKET_COLUMNS])
-        for cell in sheet[sheet.max_row]:  # text, never a formula (pipelines.cells)
+        for cell in sheet[sheet.max_row]:  # text, never a formula (housestyle.pipelines.cells)
             as_text_cell(cell)
     wrap = Alignment(wrap_text=True, vertical="top")
     for index, name in enumerate(PACKET_COLUMNS, start=1):

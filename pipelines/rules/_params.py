@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConventionError
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConventionError
 
 
 def fail(conv: Convention, message: str, name: str) -> ConventionError:

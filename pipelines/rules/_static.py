@@ -3,8 +3,8 @@ wrong_variants are valid (SPEC.md §2: vacuously true; a rule with both empty is
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConventionError
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConventionError
 
 
 def require_no_params(conv: Convention) -> None:

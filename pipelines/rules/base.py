@@ -1,7 +1,7 @@
 """What every rule type provides, and the verdict one (convention, segment) pair gets.
 
 A rule module is a small set of plain functions (validate / prepare / applies / check) collected in
-a ``RuleSpec``; ``pipelines.rules.registry.RULES`` lists them explicitly. *Static* rules (term,
+a ``RuleSpec``; ``housestyle.pipelines.rules.registry.RULES`` lists them explicitly. *Static* rules (term,
 forbidden, pattern) are fully described by expected strings and wrong variants, so the fast engine
 can evaluate them in bulk; the others derive what they require from each source segment and are
 checked one item at a time.
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from pipelines.conventions.compiled import Compiled, Entry
-from pipelines.conventions.folding import Folded, fold_with_map
-from pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.compiled import Compiled, Entry
+from housestyle.pipelines.conventions.folding import Folded, fold_with_map
+from housestyle.pipelines.conventions.model import Convention
 
 
 @dataclass(slots=True)

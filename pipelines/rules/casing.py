@@ -29,12 +29,12 @@ from functools import lru_cache
 
 import langcodes
 
-from pipelines.conventions.compiled import Compiled
-from pipelines.conventions.folding import fold_term, fold_with_map
-from pipelines.conventions.matching import find_plain, mask_code
-from pipelines.conventions.model import Convention
-from pipelines.rules._params import check_keys, fail, one_of, str_list
-from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
+from housestyle.pipelines.conventions.compiled import Compiled
+from housestyle.pipelines.conventions.folding import fold_term, fold_with_map
+from housestyle.pipelines.conventions.matching import find_plain, mask_code
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules._params import check_keys, fail, one_of, str_list
+from housestyle.pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
 
 # A word starts with a letter not glued to a digit or letter before it: "4K", "5G" are no words.
 _WORD_RE = re.compile(r"(?<![\w'’\-])[^\W\d_][\w'’\-]*")

@@ -3,9 +3,9 @@ requirements but usually is empty). Without ``src`` it applies to every segment.
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.rules._static import require_no_params
-from pipelines.rules.base import RuleSpec, always, no_params, static_check
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules._static import require_no_params
+from housestyle.pipelines.rules.base import RuleSpec, always, no_params, static_check
 
 
 def validate(conv: Convention) -> None:

@@ -17,12 +17,12 @@ from typing import Any, Iterable, Iterator, Sequence
 import polars as pl
 from rapidfuzz.distance import Levenshtein
 
-from pipelines import atomic
-from pipelines.conventions.factors import literal_forms
-from pipelines.conventions.model import Convention, canonical_json, convention_id_of
-from pipelines.rules.validate import at_location, validate_conventions
-from pipelines.errors import ConventionError, InputError
-from pipelines.textinput import json_value, read_text, text_lines, too_deep, yaml_value
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.conventions.model import Convention, canonical_json, convention_id_of
+from housestyle.pipelines.rules.validate import at_location, validate_conventions
+from housestyle.pipelines.errors import ConventionError, InputError
+from housestyle.pipelines.textinput import json_value, read_text, text_lines, too_deep, yaml_value
 
 _FIELDS = {f.name: f for f in fields(Convention)}
 _STR_LISTS = ("expected_terms", "wrong_variants", "evidence_unit_ids", "counter_unit_ids")

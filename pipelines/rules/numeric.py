@@ -8,7 +8,7 @@ params (all optional):
 - ``min_group_digits`` (default 5): integer parts with at least this many digits must be grouped;
   shorter ones may be written either way (``2020`` stays a year, ``1234`` or ``1 234`` both pass).
 
-What a source number is comes from ``pipelines.rules.numbers`` (the one number grammar, shared
+What a source number is comes from ``housestyle.pipelines.rules.numbers`` (the one number grammar, shared
 with the numeric miner and the judge): a quantity (``12,000``, ``3.5``; ``MP3`` holds none,
 ``8:00`` holds only 8, ``Apollo-11`` holds 11) must appear in the target format; a quantity with a
 scale word (``760 thousand``, ``2.5 million``) is satisfied by its mantissa (``2,5 millions``) or by
@@ -26,12 +26,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipelines.conventions.compiled import Compiled
-from pipelines.conventions.folding import fold_term, fold_with_map
-from pipelines.conventions.model import Convention
-from pipelines.rules._params import check_keys, fail
-from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
-from pipelines.rules.numbers import (
+from housestyle.pipelines.conventions.compiled import Compiled
+from housestyle.pipelines.conventions.folding import fold_term, fold_with_map
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules._params import check_keys, fail
+from housestyle.pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict
+from housestyle.pipelines.rules.numbers import (
     IDENTIFIER_JOINERS,
     LIBERAL_RE,
     SourceStyle,
@@ -39,7 +39,7 @@ from pipelines.rules.numbers import (
     form_pattern,
     target_forms,
 )
-from pipelines.rules.numbers import source_numbers as grammar_numbers
+from housestyle.pipelines.rules.numbers import source_numbers as grammar_numbers
 
 
 @dataclass(frozen=True, slots=True)

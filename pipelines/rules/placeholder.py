@@ -1,7 +1,7 @@
 """``placeholder``: the output carries exactly the source's placeholders and inline-code tokens.
 
 Tokens are the inline codes ingest turned into ``⟨g1⟩…⟨/g1⟩`` / ``⟨x2/⟩`` (always checked, see
-``pipelines.readers.base.INLINE_TOKEN_RE``) plus whatever ``params.patterns`` match (regexes,
+``housestyle.pipelines.readers.base.INLINE_TOKEN_RE``) plus whatever ``params.patterns`` match (regexes,
 applied on text folded with ``match_mode``; default ``DEFAULT_PATTERNS``: ``{0}``, ``{name}``,
 ``%s``/``%d``/``%1$s``/``%(name)s``/``%@``, ``${name}``, ``{{ name }}``; ``MARKUP_PATTERN`` matches
 the HTML/XML tags that plain-text formats — PO, TSV, JSONL — keep as text). Source and output must
@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.conventions.compiled import Compiled
-from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.model import Convention
-from pipelines.conventions.regex_guard import compile_problem, min_width, static_problem
-from pipelines.conventions.timed_regex import TimedPattern
-from pipelines.readers.base import INLINE_TOKEN_RE
-from pipelines.rules._params import check_keys, fail, str_list
-from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, verdict
+from housestyle.pipelines.conventions.compiled import Compiled
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.regex_guard import compile_problem, min_width, static_problem
+from housestyle.pipelines.conventions.timed_regex import TimedPattern
+from housestyle.pipelines.readers.base import INLINE_TOKEN_RE
+from housestyle.pipelines.rules._params import check_keys, fail, str_list
+from housestyle.pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, verdict
 
 DEFAULT_PATTERNS: tuple[str, ...] = (
     r"\{\d+\}",

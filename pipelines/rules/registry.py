@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipelines.conventions.compiled import Compiled, compile_generic
-from pipelines.conventions.model import Convention
-from pipelines.rules import casing, forbidden, numeric, pattern, placeholder, source_copy, term
-from pipelines.rules.base import RuleSpec
+from housestyle.pipelines.conventions.compiled import Compiled, compile_generic
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules import casing, forbidden, numeric, pattern, placeholder, source_copy, term
+from housestyle.pipelines.rules.base import RuleSpec
 
 RULES: dict[str, RuleSpec] = {
     "term": term.SPEC,

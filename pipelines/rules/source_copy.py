@@ -10,13 +10,13 @@ the output; a span cut out of a longer word (``3`` in ``MP3``) is looked up as a
 
 from __future__ import annotations
 
-from pipelines.conventions.compiled import Compiled, make_entry
-from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.matching import bounded_at
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConventionError
-from pipelines.rules._static import require_no_params
-from pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, no_params, verdict
+from housestyle.pipelines.conventions.compiled import Compiled, make_entry
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.conventions.matching import bounded_at
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConventionError
+from housestyle.pipelines.rules._static import require_no_params
+from housestyle.pipelines.rules.base import Findings, ItemVerdict, RuleSpec, always, match_entries, no_params, verdict
 
 
 def validate(conv: Convention) -> None:

@@ -16,12 +16,12 @@ import re
 from re import _constants as C  # type: ignore[attr-defined]
 from typing import Iterable, Sequence
 
-from pipelines.conventions.pattern_tree import parse_tree
-from pipelines.conventions.folding import fold_text, nfkc_changes
-from pipelines.conventions.model import MATCH_MODES, ORIGINS, RULE_TYPES, STATUSES, Convention
-from pipelines.conventions.regex_guard import compile_problem, min_width, slow_patterns, static_problem
-from pipelines.errors import ConventionError
-from pipelines.rules.registry import RULES, is_vacuous
+from housestyle.pipelines.conventions.pattern_tree import parse_tree
+from housestyle.pipelines.conventions.folding import fold_text, nfkc_changes
+from housestyle.pipelines.conventions.model import MATCH_MODES, ORIGINS, RULE_TYPES, STATUSES, Convention
+from housestyle.pipelines.conventions.regex_guard import compile_problem, min_width, slow_patterns, static_problem
+from housestyle.pipelines.errors import ConventionError
+from housestyle.pipelines.rules.registry import RULES, is_vacuous
 
 
 LOG = logging.getLogger("housestyle.conventions")

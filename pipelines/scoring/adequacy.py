@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 import polars as pl
 from sacrebleu.metrics import BLEU, CHRF
 
-from pipelines.errors import ConfigError
+from housestyle.pipelines.errors import ConfigError
 
 ADEQUACY_SCHEMA: dict[str, pl.DataType] = {
     "system": pl.Utf8(), "metric": pl.Utf8(), "references": pl.Utf8(), "n_refs": pl.Int64(),

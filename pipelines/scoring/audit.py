@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.errors import InputError
-from pipelines.scoring.run_record import AUDIT_FILE, open_run
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.scoring.run_record import AUDIT_FILE, open_run
 
 
 def failures_digest(run_dir: Path) -> str:

@@ -25,8 +25,8 @@ from typing import Sequence
 from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.placeholder import DEFAULT_PATTERNS, MARKUP_PATTERN
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.placeholder import DEFAULT_PATTERNS, MARKUP_PATTERN
 
 QT_PATTERN = r"%\d+"  # Qt's QString::arg markers (%1 … %99); printf's %1$s is longer and tried first
 FLUENT_PATTERNS = (r"\{\s*\$[A-Za-z_][\w-]*\s*\}", r"\{\s*-[A-Za-z][\w-]*\s*\}")

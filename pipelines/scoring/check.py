@@ -6,11 +6,11 @@ the engine with it on random data. Kept deliberately simple and slow.
 
 from __future__ import annotations
 
-from pipelines.conventions.matching import trigger_text
-from pipelines.conventions.model import Convention
-from pipelines.conventions.timed_regex import RegexTimeout
-from pipelines.rules.base import ItemVerdict, error_verdict
-from pipelines.rules.registry import RULES, compile_convention
+from housestyle.pipelines.conventions.matching import trigger_text
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.timed_regex import RegexTimeout
+from housestyle.pipelines.rules.base import ItemVerdict, error_verdict
+from housestyle.pipelines.rules.registry import RULES, compile_convention
 
 __all__ = ["ItemVerdict", "applies", "check_item"]
 

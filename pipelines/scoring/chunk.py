@@ -14,15 +14,15 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from pipelines.conventions.compiled import Compiled
-from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.matching import MASKED_TRIGGER_RULES, mask_code
-from pipelines.conventions.model import Convention
-from pipelines.conventions.multisearch import EMPTY
-from pipelines.conventions.timed_regex import RegexTimeout
-from pipelines.rules.base import ItemVerdict, error_verdict, verdict
-from pipelines.rules.registry import RULES, compile_convention
-from pipelines.scoring.rowsets import Column, Rows, applicability, union
+from housestyle.pipelines.conventions.compiled import Compiled
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.conventions.matching import MASKED_TRIGGER_RULES, mask_code
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.multisearch import EMPTY
+from housestyle.pipelines.conventions.timed_regex import RegexTimeout
+from housestyle.pipelines.rules.base import ItemVerdict, error_verdict, verdict
+from housestyle.pipelines.rules.registry import RULES, compile_convention
+from housestyle.pipelines.scoring.rowsets import Column, Rows, applicability, union
 
 PASS_FRACTION = 50  # conventions applying to more than 1/50 of the rows get their entries into the column pass
 PASS_MIN_ROWS = 2000

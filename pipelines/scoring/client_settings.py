@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.scoring.verdicts import DEFAULT_THRESHOLD
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD
 
 SETTINGS_FILE = "settings.json"
 MAX_BYTES = 64 << 10

@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path, PurePosixPath
 
-from pipelines.conventionset.version import sha256_file
-from pipelines.errors import InputError
-from pipelines.readers.base import Reject
-from pipelines.segments import Side, load_segments
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.readers.base import Reject
+from housestyle.pipelines.segments import Side, load_segments
 
 MAX_FILES = 10_000
 SUFFIXES = (".xlf", ".xliff", ".po", ".tmx", ".tsv", ".jsonl", ".sdlxliff", ".mxliff")
@@ -46,7 +46,7 @@ def folder_files(root: Path) -> list[Path]:
 
 
 def _load_zip(path: Path, side: Side | None) -> dict[str, str]:
-    from pipelines.readers.registry import iter_units
+    from housestyle.pipelines.readers.registry import iter_units
 
     out: dict[str, str] = {}
     members: set[str] = set()
@@ -97,7 +97,7 @@ def _strict(file: Path, side: Side | None) -> dict[str, str]:
     """One file's segments; an id repeated in it is an error even when its texts agree."""
     if file.suffix.lower() in (".tsv", ".jsonl"):
         return load_segments(file, side=side)
-    from pipelines.readers.registry import iter_units
+    from housestyle.pipelines.readers.registry import iter_units
 
     out: dict[str, str] = {}
     seen: set[str] = set()

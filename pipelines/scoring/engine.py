@@ -1,6 +1,6 @@
 """The bulk scorer: every convention × every segment × every system.
 
-Semantics are ``pipelines.scoring.check.check_item``'s (a test compares them on random data). The
+Semantics are ``housestyle.pipelines.scoring.check.check_item``'s (a test compares them on random data). The
 speed comes from (1) deciding pass/fail for the static rules (term, forbidden, pattern) with row
 sets: one Aho–Corasick pass per column finds the literals and regex factors of the conventions
 that apply widely, the others are matched only on the rows they apply to, and boundaries and
@@ -20,10 +20,10 @@ from typing import Mapping, Sequence
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.registry import is_vacuous
-from pipelines.scoring.chunk import FAILURES_SCHEMA, PASS_MIN_ROWS, SPAN_TYPE, Chunk, score_chunk
-from pipelines.scoring.signature import score_signature
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.registry import is_vacuous
+from housestyle.pipelines.scoring.chunk import FAILURES_SCHEMA, PASS_MIN_ROWS, SPAN_TYPE, Chunk, score_chunk
+from housestyle.pipelines.scoring.signature import score_signature
 
 __all__ = ["COVERAGE_SCHEMA", "FAILURES_SCHEMA", "SCORES_SCHEMA", "SPAN_TYPE", "ScoreResult", "score_systems"]
 

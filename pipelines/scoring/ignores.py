@@ -15,10 +15,10 @@ from typing import Sequence
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import identity_of
-from pipelines.errors import InputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.decisions import identity_of
+from housestyle.pipelines.errors import InputError
 
 IGNORES_FILE = "ignores.parquet"
 ALL_SYSTEMS = "*"

@@ -19,13 +19,13 @@ import polars as pl
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 
-from pipelines import atomic
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import identity_of
-from pipelines.errors import InputError
-from pipelines.cells import FORMULA_STARTS, inert_cell
-from pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
-from pipelines.scoring.verdicts import severity_rank
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.decisions import identity_of
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.cells import FORMULA_STARTS, inert_cell
+from housestyle.pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
+from housestyle.pipelines.scoring.verdicts import severity_rank
 
 SHEET = "issues"
 COLUMNS: tuple[str, ...] = ("system", "segment_id", "file", "source", "output", "dimension", "rule", "problem",

@@ -19,16 +19,16 @@ from typing import Any
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.scoring.audit import audit_status
-from pipelines.scoring.differ import dimension_order
-from pipelines.scoring.report_differ import EXAMPLE_DIMENSIONS, EXAMPLES_PER_SYSTEM, differ_section
-from pipelines.scoring.report_issues import to_fix_section, verdict_table
-from pipelines.scoring.verdicts import run_threshold, system_verdicts
-from pipelines.scoring.report_html import CSS, NO_SCORE, SEARCH_JS, highlight, visible
-from pipelines.scoring.report_summary import audit_label, status_line, summary_table
-from pipelines.scoring.run_record import REPORT_FILE, open_run
-from pipelines.scoring.summary import adequacy_references, system_summary
+from housestyle.pipelines import atomic
+from housestyle.pipelines.scoring.audit import audit_status
+from housestyle.pipelines.scoring.differ import dimension_order
+from housestyle.pipelines.scoring.report_differ import EXAMPLE_DIMENSIONS, EXAMPLES_PER_SYSTEM, differ_section
+from housestyle.pipelines.scoring.report_issues import to_fix_section, verdict_table
+from housestyle.pipelines.scoring.verdicts import run_threshold, system_verdicts
+from housestyle.pipelines.scoring.report_html import CSS, NO_SCORE, SEARCH_JS, highlight, visible
+from housestyle.pipelines.scoring.report_summary import audit_label, status_line, summary_table
+from housestyle.pipelines.scoring.run_record import REPORT_FILE, open_run
+from housestyle.pipelines.scoring.summary import adequacy_references, system_summary
 
 __all__ = ["NO_SCORE", "highlight", "render", "visible", "write_report"]
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.factors import literal_forms
-from pipelines.scoring.differ import NOT_APPLICABLE, OPEN, settled_totals
-from pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, score_cell, visible
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.scoring.differ import NOT_APPLICABLE, OPEN, settled_totals
+from housestyle.pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, score_cell, visible
 
 EXAMPLE_DIMENSIONS = 150  # dimensions (in page order) that get example failures
 EXAMPLES_PER_SYSTEM = 3

@@ -15,9 +15,9 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.scoring.issues import problem_text
-from pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, visible
-from pipelines.scoring.verdicts import severity_rank
+from housestyle.pipelines.scoring.issues import problem_text
+from housestyle.pipelines.scoring.report_html import CONTEXT_CHARS, fmt, highlight, visible
+from housestyle.pipelines.scoring.verdicts import severity_rank
 
 NEW_PER_DIMENSION = 5  # new failures shown per system × dimension (issues.xlsx has every one)
 INHERITED_PER_DIMENSION = 2

@@ -8,8 +8,8 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.scoring.report_html import fmt
-from pipelines.scoring.summary import ADEQUACY_METRICS, KIND_PREFIX
+from housestyle.pipelines.scoring.report_html import fmt
+from housestyle.pipelines.scoring.summary import ADEQUACY_METRICS, KIND_PREFIX
 
 MIX_ORDER = ("validated", "candidate", "indicative", "rejected")  # the ones a reader asks about first
 

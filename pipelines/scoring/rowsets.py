@@ -25,13 +25,13 @@ from typing import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from pipelines.conventions.compiled import Compiled, Entry
-from pipelines.conventions.factors import required_factors
-from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
-from pipelines.conventions.matching import rows_containing
-from pipelines.conventions.multisearch import EMPTY, ROWS_DTYPE, substring_rows
-from pipelines.conventions.timed_regex import MAX_FAST_TEXT, RegexTimeout
-from pipelines.rules.registry import RULES
+from housestyle.pipelines.conventions.compiled import Compiled, Entry
+from housestyle.pipelines.conventions.factors import required_factors
+from housestyle.pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text
+from housestyle.pipelines.conventions.matching import rows_containing
+from housestyle.pipelines.conventions.multisearch import EMPTY, ROWS_DTYPE, substring_rows
+from housestyle.pipelines.conventions.timed_regex import MAX_FAST_TEXT, RegexTimeout
+from housestyle.pipelines.rules.registry import RULES
 
 Rows = np.ndarray
 _TYPO_KEYS = [chr(k) for k in TYPOGRAPHIC_TABLE]

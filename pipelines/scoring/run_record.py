@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pipelines import atomic
-from pipelines.conventionset.version import sha256_file
-from pipelines.errors import InputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.errors import InputError
 
 RUN_FILE = "run.json"
 REPORT_FILE = "report.html"

@@ -16,30 +16,30 @@ from typing import Any, Mapping, Sequence
 
 import polars as pl
 
-from pipelines import atomic
-from pipelines.rules.io import load_conventions, write_conventions
-from pipelines.conventions.model import Convention, canonical_json
-from pipelines.scoring.adequacy import adequacy_table
-from pipelines.scoring.builtin import builtin_conventions
-from pipelines.scoring.delivery import input_digest, load_segments_at
-from pipelines.scoring.engine import ScoreResult, dimension_table, score_systems
-from pipelines.scoring.ignores import apply_ignores, empty_ignores, read_ignores
-from pipelines.scoring.issues import issue_rows, write_issues
-from pipelines.scoring.verdicts import DEFAULT_THRESHOLD, empty_outputs, mark_inherited, readable, recount
-from pipelines.conventionset.store import convention_source
-from pipelines.errors import InputError
-from pipelines.scoring.audit import acknowledge, audit_status
-from pipelines.scoring.report import write_report
-from pipelines.scoring.run_record import (
+from housestyle.pipelines import atomic
+from housestyle.pipelines.rules.io import load_conventions, write_conventions
+from housestyle.pipelines.conventions.model import Convention, canonical_json
+from housestyle.pipelines.scoring.adequacy import adequacy_table
+from housestyle.pipelines.scoring.builtin import builtin_conventions
+from housestyle.pipelines.scoring.delivery import input_digest, load_segments_at
+from housestyle.pipelines.scoring.engine import ScoreResult, dimension_table, score_systems
+from housestyle.pipelines.scoring.ignores import apply_ignores, empty_ignores, read_ignores
+from housestyle.pipelines.scoring.issues import issue_rows, write_issues
+from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD, empty_outputs, mark_inherited, readable, recount
+from housestyle.pipelines.conventionset.store import convention_source
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.scoring.audit import acknowledge, audit_status
+from housestyle.pipelines.scoring.report import write_report
+from housestyle.pipelines.scoring.run_record import (
     ISSUES_FILE,
     begin_run,
     commit_run,
     copy_run,
     open_run,
 )
-from pipelines.fingerprint import code_version
-from pipelines.scoring.signature import set_hash
-from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
+from housestyle.pipelines.fingerprint import code_version
+from housestyle.pipelines.scoring.signature import set_hash
+from housestyle.pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 
 LOG = logging.getLogger("housestyle.scoring")
 APPROVED = "\x00approved"  # the approved target, scored beside the systems to tell inherited failures apart

@@ -8,8 +8,8 @@ import sys
 import unicodedata
 from typing import Sequence
 
-from pipelines.conventions.model import Convention
-from pipelines.fingerprint import code_version
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.fingerprint import code_version
 
 SCORER_NAME = "housestyle-scs"
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from pipelines.conventions.model import RULE_TYPES
+from housestyle.pipelines.conventions.model import RULE_TYPES
 
 KIND_PREFIX = "scs:"  # column of the SCS over one rule kind's items, e.g. ``scs:term``
 ADEQUACY_METRICS = ("BLEU", "chrF")

@@ -14,8 +14,8 @@ from typing import Mapping, Sequence
 
 import polars as pl
 
-from pipelines.conventions.factors import literal_forms
-from pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.factors import literal_forms
+from housestyle.pipelines.conventions.model import Convention
 
 DEFAULT_THRESHOLD = 95.0  # the SCS over new errors a system must reach to pass, unless the client sets one
 SEVERITY: tuple[str, ...] = ("placeholder", "numeric", "forbidden", "term", "pattern", "source_copy", "casing")

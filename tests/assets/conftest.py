@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.resources import HousestyleSettings
+from housestyle.assets.resources import HousestyleSettings
 
 FIXTURE_CLIENT = Path(__file__).resolve().parents[1] / "fixtures" / "assets" / "client"
 REGISTRATION_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "registration"

@@ -7,12 +7,13 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from assets.cli import SUBCOMMAND_MODULES, build_parser, main
+from housestyle.assets.cli import SUBCOMMAND_MODULES, build_parser, main
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "assets"
@@ -86,7 +87,7 @@ def test_score_rejects_malformed_system_argument(tmp_path: Path, capsys: pytest.
 
 
 def _cli(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "assets.cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "housestyle.assets.cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=900, check=False)
 
 
@@ -138,7 +139,7 @@ def test_postgres_profile_reads_its_connection_from_the_environment(tmp_path: Pa
     assert coordinator["config"]["max_concurrent_runs"] == {"env": "HOUSESTYLE_MAX_CONCURRENT_RUNS"}
     assert coordinator["config"]["tag_concurrency_limits"] == [
         {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1}]
-    assert "assets.definitions_celery" in (tmp_path / "p" / "workspace.yaml").read_text(encoding="utf-8")
+    assert "housestyle.assets.definitions_celery" in (tmp_path / "p" / "workspace.yaml").read_text(encoding="utf-8")
     celery = yaml.safe_load((tmp_path / "p" / "celery.yaml").read_text(encoding="utf-8"))
     assert celery == {"broker": {"env": "HOUSESTYLE_CELERY_BROKER_URL"}, "backend": {"env": "HOUSESTYLE_CELERY_BACKEND_URL"}}
 
@@ -155,14 +156,19 @@ def test_non_editable_install_works_from_any_directory_and_writes_nothing_into_i
                             str(wheels), str(source)], capture_output=True, text=True, timeout=600, check=False)
     assert built.returncode == 0, built.stderr[-2000:]
     wheel = next(wheels.glob("housestyle-*.whl"))
+    with zipfile.ZipFile(wheel) as archive:  # one import package in site-packages, plus its dist-info
+        top = sorted({name.split("/")[0] for name in archive.namelist()})
+    assert top[0] == "housestyle" and len(top) == 2 and top[1].startswith("housestyle-") and top[1].endswith(".dist-info")
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
                    check=True, capture_output=True, timeout=600)
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     env = _clean_env(PYTHONPATH=str(site))  # ahead of the editable checkout on sys.path
-    where = subprocess.run([sys.executable, "-c", "import assets, pipelines; print(assets.__file__, pipelines.__file__)"],
+    where = subprocess.run([sys.executable, "-c", "import housestyle.assets, housestyle.pipelines; "
+                            "print(housestyle.assets.__file__, housestyle.pipelines.__file__)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     assert all(Path(p).is_relative_to(site) for p in where.stdout.split())
-    assert (site / "inbox" / "demo" / "tm" / "all.en-fr.tmx").is_file()  # the demo is package data
+    assert sorted(p.name for p in site.iterdir() if not p.name.endswith(".dist-info")) == ["housestyle"]
+    assert (site / "housestyle" / "demo" / "tm" / "all.en-fr.tmx").is_file()  # the demo is package data
 
     project = tmp_path / "fresh"
     assert _cli(["init", str(project), "--demo"], tmp_path, env).returncode == 0

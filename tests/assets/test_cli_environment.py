@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main
-from pipelines.conventionset.store import open_set
+from housestyle.assets.cli import main
+from housestyle.pipelines.conventionset.store import open_set
 from tests.conftest import REPO_ROOT, fill_disk
 
 TM = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main
+from housestyle.assets.cli import main
 from tests.conftest import REPO_ROOT
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main
+from housestyle.assets.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "glossary"
 

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from assets.cli import main
+from housestyle.assets.cli import main
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
 

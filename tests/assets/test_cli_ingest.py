@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main
+from housestyle.assets.cli import main
 from tests.pipelines.readers.hostile_cases import faulty, tmx_bytes
 
 
@@ -76,7 +76,7 @@ def test_untranslated_catalogue_entries_are_counted_apart_and_strict_passes(tmp_
                                          f"{xlf}: kept 1, untranslated 2 (not rejects)",
                                          "total: 2 kept, 0 rejected, 4 untranslated from 2 file(s)"]
     assert "rows read 6 = kept 2 + rejected 0 + untranslated 4" in captured.out
-    from pipelines.tm_accounting import accounting  # units in the file = kept + rejected + untranslated
+    from housestyle.pipelines.tm_accounting import accounting  # units in the file = kept + rejected + untranslated
 
     accounts = accounting([(str(po), 3), (str(xlf), 3)], tmp_path / "out" / "tm_units.parquet",
                           tmp_path / "out" / "tm_rejects.parquet")

@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from assets.cli import main
-from pipelines.conventions.model import Convention
-from pipelines.registration.gold import load_gold_conventions
+from housestyle.assets.cli import main
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.gold import load_gold_conventions
 from tests.conftest import REPO_ROOT, write_sealed_set
 
 

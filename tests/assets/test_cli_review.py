@@ -12,10 +12,10 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from assets.cli import main
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.version import sha256_file
+from housestyle.assets.cli import main
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.version import sha256_file
 from tests.conftest import REPO_ROOT, write_sealed_set
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dagster import AssetCheckKey, AssetKey, Definitions
 
-from assets.definitions import ASSET_MODULES, build_definitions
-from assets.ingest import INVARIANT_CHECK
-from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS
+from housestyle.assets.definitions import ASSET_MODULES, build_definitions
+from housestyle.assets.ingest import INVARIANT_CHECK
+from housestyle.assets.jobs import CLIENT_JOB_NAME
+from housestyle.assets.partitions import CLIENTS
 
 
 def test_definitions_load_and_wire_the_graph() -> None:
@@ -26,4 +26,4 @@ def test_definitions_load_and_wire_the_graph() -> None:
     assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} >= {"tm_units", "scoring_run"}
     assert defs.resolve_sensor_def("inbox_sensor").job_name == CLIENT_JOB_NAME
     assert defs.resolve_schedule_def("daily_refresh").job_name == CLIENT_JOB_NAME
-    assert {"assets.ingest", "assets.scoring"} <= set(ASSET_MODULES) and len(set(ASSET_MODULES)) == len(ASSET_MODULES)
+    assert {"housestyle.assets.ingest", "housestyle.assets.scoring"} <= set(ASSET_MODULES) and len(set(ASSET_MODULES)) == len(ASSET_MODULES)

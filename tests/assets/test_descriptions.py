@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from assets.definitions import defs
+from housestyle.assets.definitions import defs
 
 BARE_TAG = re.compile(r"<[a-z_]+>")
 

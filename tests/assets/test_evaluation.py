@@ -10,11 +10,11 @@ import polars as pl
 import pytest
 from dagster import AssetCheckSeverity, DagsterInstance, materialize
 
-from assets.evaluation import evaluation_gates, miner_evaluation, registration
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from pipelines.conventions.model import Convention
-from pipelines.registration.freeze import freeze_registration, read_spec
+from housestyle.assets.evaluation import evaluation_gates, miner_evaluation, registration
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.freeze import freeze_registration, read_spec
 from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "registration"

@@ -9,14 +9,14 @@ import polars as pl
 import pytest
 from dagster import AssetKey, DagsterInstance, materialize
 
-from assets.generation import GeneratorResource, contrast_outputs, negative_candidates
-from assets.ingest import tm_ingest
-from assets.partitions import CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
-from pipelines.rules.io import load_conventions
-from pipelines.errors import ConfigError
-from pipelines.generation.openai_compat import OpenAICompatBackend
-from pipelines.generation.precomputed import PrecomputedBackend
+from housestyle.assets.generation import GeneratorResource, contrast_outputs, negative_candidates
+from housestyle.assets.ingest import tm_ingest
+from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.openai_compat import OpenAICompatBackend
+from housestyle.pipelines.generation.precomputed import PrecomputedBackend
 
 CLIENT = Path(__file__).resolve().parents[1] / "fixtures" / "generation" / "client"
 
@@ -98,7 +98,7 @@ def test_resource_builds_backends(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_mined_term_candidates_are_preferred(dagster_home: Path, toy_settings: HousestyleSettings) -> None:
-    from assets.generation import term_rules_for
+    from housestyle.assets.generation import term_rules_for
 
     assert term_rules_for(toy_settings, "toy")[1] == "authored"
     pair = toy_settings.storage / "term_candidates" / "toy" / "en__fr"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main
-from pipelines.references.generate import read_references
+from housestyle.assets.cli import main
+from housestyle.pipelines.references.generate import read_references
 from tests.pipelines.generation.stub_server import stub_server
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "generation"

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, SensorResult, build_sensor_context
 
-from assets.cli import main
-from assets.definitions import build_definitions
-from assets.jobs import CLIENT_JOB_NAME
-from assets.resources import HousestyleSettings
-from assets.run_owner import OWNER_HOST_TAG, OWNER_PID_TAG, owner_tags
-from assets.sensors import inbox_sensor
-from pipelines import atomic
+from housestyle.assets.cli import main
+from housestyle.assets.definitions import build_definitions
+from housestyle.assets.jobs import CLIENT_JOB_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.run_owner import OWNER_HOST_TAG, OWNER_PID_TAG, owner_tags
+from housestyle.assets.sensors import inbox_sensor
+from housestyle.pipelines import atomic
 from tests.conftest import REPO_ROOT, fill_disk
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
@@ -133,7 +133,7 @@ def test_two_runs_of_one_client_refuse_with_a_reason(project: Path, dagster_home
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     lock_target = settings.storage / ".locks" / "acme.run"
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
-                               "from pipelines.atomic import file_lock\n"
+                               "from housestyle.pipelines.atomic import file_lock\n"
                                f"with file_lock(Path({str(lock_target)!r})):\n"
                                "    print('held', flush=True); time.sleep(60)"],
                               stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})

@@ -7,11 +7,11 @@ from pathlib import Path
 import polars as pl
 from dagster import AssetKey, DagsterInstance, materialize
 
-from assets.ingest import INVARIANT_CHECK, invariant_result, tm_ingest
-from assets.partitions import CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
-from pipelines.ingest import FileSummary, IngestSummary
-from pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
+from housestyle.assets.ingest import INVARIANT_CHECK, invariant_result, tm_ingest
+from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.ingest import FileSummary, IngestSummary
+from housestyle.pipelines.tm_schema import TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
 
 
 def test_materialise_tm_units_and_rejects(dagster_home: Path, settings: HousestyleSettings) -> None:

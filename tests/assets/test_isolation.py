@@ -1,8 +1,8 @@
 """Isolation, proven (SPEC.md §2 Registration): the miner never sees gold; the checker never sees the miner.
 
 1. Import graph of pipelines/ (and assets/), walked from the AST, transitively, parents included:
-   no module under pipelines/mining or pipelines/contrast reaches pipelines.registration; the
-   checker (pipelines/scoring, pipelines/rules, pipelines/conventions) never reaches pipelines.mining.
+   no module under pipelines/mining or pipelines/contrast reaches housestyle.pipelines.registration; the
+   checker (pipelines/scoring, pipelines/rules, pipelines/conventions) never reaches housestyle.pipelines.mining.
 2. Dagster asset graph: no asset upstream of ``convention_candidates`` reads gold (tag
    ``housestyle/reads_gold`` or a registration/gold key), and the code module of every
    such upstream asset neither imports the registration code nor touches the registrations folder.
@@ -24,8 +24,8 @@ from pathlib import Path
 from tests.conftest import REPO_ROOT
 from tests.imports import chain, forbidden_reaches, module_index, reach
 
-MINER_PACKAGES = ("pipelines.mining", "pipelines.contrast")
-CHECKER_PACKAGES = ("pipelines.scoring", "pipelines.rules", "pipelines.conventions")
+MINER_PACKAGES = ("housestyle.pipelines.mining", "housestyle.pipelines.contrast")
+CHECKER_PACKAGES = ("housestyle.pipelines.scoring", "housestyle.pipelines.rules", "housestyle.pipelines.conventions")
 GOLD_TAG = "housestyle/reads_gold"
 GOLD_KEY_WORDS = ("registration", "gold")  # plus the explicit tag (miner_evaluation carries it)
 
@@ -41,33 +41,33 @@ def test_walker_finds_a_planted_transitive_violation(tmp_path: Path) -> None:
         "pipelines/__init__.py": "",
         "pipelines/mining/__init__.py": "",
         "pipelines/mining/terms.py": "from ..util import helper\n",
-        "pipelines/util.py": "def helper():\n    import importlib\n    return importlib.import_module('pipelines.registration.gold')\n",
+        "pipelines/util.py": "def helper():\n    import importlib\n    return importlib.import_module('housestyle.pipelines.registration.gold')\n",
         "pipelines/registration/__init__.py": "",
         "pipelines/registration/gold.py": "",
-        "pipelines/scoring/__init__.py": "from pipelines.mining import terms\n",
+        "pipelines/scoring/__init__.py": "from housestyle.pipelines.mining import terms\n",
     }
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
     index = module_index(tmp_path, ("pipelines",))
-    assert forbidden_reaches(index, MINER_PACKAGES, "pipelines.registration") == [
-        "pipelines.mining.terms -> pipelines.util -> pipelines.registration",
-        "pipelines.mining.terms -> pipelines.util -> pipelines.registration.gold",
+    assert forbidden_reaches(index, MINER_PACKAGES, "housestyle.pipelines.registration") == [
+        "housestyle.pipelines.mining.terms -> housestyle.pipelines.util -> housestyle.pipelines.registration",
+        "housestyle.pipelines.mining.terms -> housestyle.pipelines.util -> housestyle.pipelines.registration.gold",
     ]
-    assert forbidden_reaches(index, ("pipelines.scoring",), "pipelines.mining")[0] == "pipelines.scoring -> pipelines.mining"
+    assert forbidden_reaches(index, ("housestyle.pipelines.scoring",), "housestyle.pipelines.mining")[0] == "housestyle.pipelines.scoring -> housestyle.pipelines.mining"
 
 
 def test_walker_sees_the_real_registration_package() -> None:
     index = module_index(REPO_ROOT)
-    assert "pipelines.registration.evaluate" in index
-    assert "pipelines.registration.gold" in reach("pipelines.registration.evaluate", index)
+    assert "housestyle.pipelines.registration.evaluate" in index
+    assert "housestyle.pipelines.registration.gold" in reach("housestyle.pipelines.registration.evaluate", index)
 
 
 def test_no_mining_module_imports_the_registration_code() -> None:
     index = module_index(REPO_ROOT)
     miners = _modules_under(index, MINER_PACKAGES)
     assert miners, "pipelines/mining and pipelines/contrast hold no module: the guard would prove nothing"
-    assert forbidden_reaches(index, MINER_PACKAGES, "pipelines.registration") == []
+    assert forbidden_reaches(index, MINER_PACKAGES, "housestyle.pipelines.registration") == []
 
 
 def test_no_mining_module_names_gold_paths() -> None:
@@ -88,14 +88,14 @@ def test_no_mining_module_names_gold_paths() -> None:
 def test_checker_never_imports_the_miner() -> None:
     index = module_index(REPO_ROOT)
     assert _modules_under(index, CHECKER_PACKAGES), "checker packages missing: the walk would be vacuous"
-    assert forbidden_reaches(index, CHECKER_PACKAGES, "pipelines.mining") == []
-    assert forbidden_reaches(index, CHECKER_PACKAGES, "pipelines.contrast") == []
+    assert forbidden_reaches(index, CHECKER_PACKAGES, "housestyle.pipelines.mining") == []
+    assert forbidden_reaches(index, CHECKER_PACKAGES, "housestyle.pipelines.contrast") == []
 
 
 # --- 2. the Dagster asset graph --------------------------------------------------------------
 
 def _graph():  # type: ignore[no-untyped-def]
-    from assets.definitions import defs
+    from housestyle.assets.definitions import defs
 
     return defs.resolve_asset_graph()
 
@@ -156,7 +156,7 @@ def test_no_candidate_producing_asset_reads_gold_or_its_code() -> None:
             if module in index:
                 came_from = reach(module, index)
                 bad += [f"{'/'.join(upstream.path)}: {chain(came_from, m)}" for m in came_from
-                        if m.startswith("pipelines.registration")]
+                        if m.startswith("housestyle.pipelines.registration")]
                 bad += [f"{'/'.join(upstream.path)}: {module}:{line} reads settings.registrations"
                         for line in _registrations_access(index[module])]
     assert bad == []
@@ -183,8 +183,8 @@ def test_asset_module_lookup_works() -> None:
     from dagster import AssetKey
 
     graph = _graph()
-    assert _asset_module(graph.get(AssetKey("miner_evaluation"))) == "assets.evaluation"
-    assert "assets.evaluation" in sys.modules
+    assert _asset_module(graph.get(AssetKey("miner_evaluation"))) == "housestyle.assets.evaluation"
+    assert "housestyle.assets.evaluation" in sys.modules
 
 
 # --- 3. the miner's output does not depend on gold being on disk ------------------------------
@@ -199,7 +199,7 @@ def hook(event, args):
         if any(root in path for root in gold_roots):
             opened.append(path)
 sys.addaudithook(hook)
-from assets.cli import main
+from housestyle.assets.cli import main
 code = main(["mine", tm, "--src", "en", "--tgt", "fr", "--out", out])
 json.dump({"code": code, "opened": opened}, open(log, "w"))
 """
@@ -209,7 +209,7 @@ def test_miner_output_is_byte_identical_without_gold_and_never_opens_it(tmp_path
     """`housestyle mine` run twice: in the repository (registrations and ../shared/gold on disk) and in an
     empty folder with HOUSESTYLE_REGISTRATIONS pointing at nothing. Same bytes out; an audit hook on
     every open() shows that neither run touched a registration, gold or termbase file."""
-    from assets.cli import build_parser
+    from housestyle.assets.cli import build_parser
 
     assert re.search(r"^\s+mine\s", build_parser().format_help(), re.MULTILINE), "`housestyle mine` is not registered"
     tm = REPO_ROOT / "inbox" / "mozilla-fr" / "tm" / "vpn" / "fr" / "extras.xliff"  # dev domain

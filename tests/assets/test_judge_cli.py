@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 from dagster import materialize
 
-from assets.cli import main as housestyle
-from assets.judge import JudgeConfig, acceptance_judgements
-from assets.resources import HousestyleSettings
+from housestyle.assets.cli import main as housestyle
+from housestyle.assets.judge import JudgeConfig, acceptance_judgements
+from housestyle.assets.resources import HousestyleSettings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "judge"
 TOY = [str(FIXTURES / "mqm_judge_ende.tsv"), str(FIXTURES / "mqm_judge_zhen.tsv")]

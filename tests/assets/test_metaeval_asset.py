@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 from dagster import materialize
 
-from assets.metaeval import MetaEvalConfig, adequacy_meta_evaluation
-from assets.resources import HousestyleSettings
+from housestyle.assets.metaeval import MetaEvalConfig, adequacy_meta_evaluation
+from housestyle.assets.resources import HousestyleSettings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "metaeval"
 

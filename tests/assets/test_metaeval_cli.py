@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from assets import cli
-from assets.cli_metaeval import main
+from housestyle.assets import cli
+from housestyle.assets.cli_metaeval import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "metaeval"
 ENDE, ZHEN = FIXTURES / "mqm_toy_ende.tsv", FIXTURES / "mqm_toy_zhen.tsv"

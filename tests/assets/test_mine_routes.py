@@ -9,12 +9,12 @@ from pathlib import Path
 
 from dagster import DagsterInstance, materialize
 
-from assets.cli import main
-from assets.generation import contrast_outputs, negative_candidates
-from assets.ingest import tm_ingest
-from assets.mining import convention_candidates, convention_set, pattern_candidates, rule_candidates, term_candidates
-from assets.partitions import CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
+from housestyle.assets.cli import main
+from housestyle.assets.generation import contrast_outputs, negative_candidates
+from housestyle.assets.ingest import tm_ingest
+from housestyle.assets.mining import convention_candidates, convention_set, pattern_candidates, rule_candidates, term_candidates
+from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
 
 CLIENT = Path(__file__).resolve().parents[1] / "fixtures" / "generation" / "client"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assets.cli import main as housestyle
+from housestyle.assets.cli import main as housestyle
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD_TED = FIXTURES / "metaeval" / "mqm_toy_ende.tsv"

@@ -18,15 +18,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from assets.cli import main
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.mining.build_set import build_set, pair_key, read_sources
-from pipelines.conventionset.decisions import identity_of
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import corpus_from_units, read_units_for_mining
-from pipelines.mining.merge import MiningResult
-from pipelines.mining.mine import mine_corpus
+from housestyle.assets.cli import main
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.build_set import build_set, pair_key, read_sources
+from housestyle.pipelines.conventionset.decisions import identity_of
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.corpus import corpus_from_units, read_units_for_mining
+from housestyle.pipelines.mining.merge import MiningResult
+from housestyle.pipelines.mining.mine import mine_corpus
 from tests.conftest import REPO_ROOT
 
 DEMO_TM = REPO_ROOT / "inbox" / "demo" / "tm" / "all.en-fr.tmx"

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from dagster import DagsterInstance, materialize
 
-from assets.partitions import CLIENTS
-from assets.resources import HousestyleSettings
-from assets.scoring import scoring_run, system_outputs
-from pipelines.rules.io import load_conventions
-from pipelines.scoring.run_record import open_run
+from housestyle.assets.partitions import CLIENTS
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.scoring import scoring_run, system_outputs
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.scoring.run_record import open_run
 from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
@@ -68,7 +68,7 @@ def test_scoring_run_refuses_an_incomplete_set(install: Path, dagster_home: Path
 
 
 def test_the_dimension_table_shows_no_score_for_nothing_scored() -> None:
-    from assets.scoring import _dimension_table
+    from housestyle.assets.scoring import _dimension_table
 
     scores = pl.DataFrame({"system": ["a", "empty"], "dimension": ["term:x", "term:x"], "scored": [4, 0],
                            "passed": [3, 0]})

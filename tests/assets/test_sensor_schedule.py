@@ -25,13 +25,13 @@ from dagster import (
     build_sensor_context,
 )
 
-from assets.definitions import build_definitions
-from assets.freshness import plan_refresh, record_observations
-from assets.jobs import CLIENT_JOB_NAME
-from assets.partitions import CLIENTS_PARTITIONS_NAME
-from assets.resources import HousestyleSettings
-from assets.schedules import daily_refresh
-from assets.sensors import inbox_sensor
+from housestyle.assets.definitions import build_definitions
+from housestyle.assets.freshness import plan_refresh, record_observations
+from housestyle.assets.jobs import CLIENT_JOB_NAME
+from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.assets.schedules import daily_refresh
+from housestyle.assets.sensors import inbox_sensor
 
 WHEN = datetime(2026, 1, 2, 3, 0, tzinfo=timezone.utc)
 DOWNSTREAM_OF_TM = {"tm_units", "tm_rejects", "term_candidates", "pattern_candidates", "rule_candidates",
@@ -179,8 +179,8 @@ def test_sensor_notes_only_is_not_a_client(dagster_home: Path, settings: Housest
 
 
 def test_retry_policy_on_model_server_steps() -> None:
-    from assets.generation import contrast_outputs
-    from assets.ingest import tm_ingest
+    from housestyle.assets.generation import contrast_outputs
+    from housestyle.assets.ingest import tm_ingest
 
     policy = contrast_outputs.op.retry_policy
     assert policy is not None and policy.max_retries >= 2 and policy.backoff is not None
@@ -193,8 +193,8 @@ def test_a_new_decisions_file_rebuilds_the_set_that_follows_it(dagster_home: Pat
     what reads it run again; the convention_set asset applies the decisions."""
     import polars as pl
 
-    from pipelines.rules.io import load_conventions
-    from pipelines.conventionset.decisions import DECISIONS_SCHEMA, identity_of
+    from housestyle.pipelines.rules.io import load_conventions
+    from housestyle.pipelines.conventionset.decisions import DECISIONS_SCHEMA, identity_of
 
     with DagsterInstance.get() as instance:
         first = tick(instance, settings, None)
@@ -221,8 +221,8 @@ def test_a_new_glossary_file_rebuilds_the_set_that_includes_it(dagster_home: Pat
                                                                 install_root: Path) -> None:
     """import-glossary writes inbox/<client>/glossary/<name>.jsonl: the sensor notices it, the set runs
     again (not the ingest) and includes the glossary rule."""
-    from pipelines.rules.io import load_conventions, write_conventions
-    from pipelines.conventions.model import Convention
+    from housestyle.pipelines.rules.io import load_conventions, write_conventions
+    from housestyle.pipelines.conventions.model import Convention
 
     with DagsterInstance.get() as instance:
         first = tick(instance, settings, None)
@@ -246,7 +246,7 @@ def test_a_delivery_or_an_ignore_re_scores(dagster_home: Path, settings: Housest
 
     import polars as pl
 
-    from pipelines.scoring.ignores import IGNORES_SCHEMA
+    from housestyle.pipelines.scoring.ignores import IGNORES_SCHEMA
 
     with DagsterInstance.get() as instance:
         first = tick(instance, settings, None)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from assets.instance import ensure_dagster_home
-from assets.resources import HousestyleSettings
-from pipelines.project import ENV_INBOX, ENV_ROOT, ENV_STORAGE
+from housestyle.assets.instance import ensure_dagster_home
+from housestyle.assets.resources import HousestyleSettings
+from housestyle.pipelines.project import ENV_INBOX, ENV_ROOT, ENV_STORAGE
 
 
 def test_settings_read_environment_when_asked_not_at_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

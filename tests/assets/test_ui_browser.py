@@ -25,7 +25,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--disable-sync", "--hide-scrollbars"]
 NUX_DIALOG_TEXT = "Join the Dagster community"
-LOCATION = "assets.definitions"  # the code location name `-m assets.definitions` gets
+LOCATION = "housestyle.assets.definitions"  # the code location name `-m housestyle.assets.definitions` gets
 
 pytestmark = [
     pytest.mark.browser,
@@ -64,7 +64,7 @@ def webserver(tmp_path: Path) -> Iterator[str]:
     port = free_port()
     log = (tmp_path / "webserver.log").open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "dagster_webserver", "-m", "assets.definitions", "-h", "127.0.0.1", "-p", str(port)],
+        [sys.executable, "-m", "dagster_webserver", "-m", "housestyle.assets.definitions", "-h", "127.0.0.1", "-p", str(port)],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

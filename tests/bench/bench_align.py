@@ -19,11 +19,11 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest import ingest_files
-from pipelines.mining.align import align_with_sure
-from pipelines.mining.corpus import corpus_from_units
-from pipelines.mining.params import DEFAULT_PARAMS
-from pipelines.mining.tokens import TokenCache, settle_closed_tags
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.align import align_with_sure
+from housestyle.pipelines.mining.corpus import corpus_from_units
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+from housestyle.pipelines.mining.tokens import TokenCache, settle_closed_tags
 from tests.conftest import REPO_ROOT, find_shared_data
 
 

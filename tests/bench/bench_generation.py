@@ -23,17 +23,17 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.contrast.mine import mine_contrast
-from pipelines.contrast.sampling import sample_units, units_from_frame
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.llamacpp import LlamaCppBackend
-from pipelines.generation.runner import RunSummary
-from pipelines.generation.tasks import translate
-from pipelines.ingest import ingest_files
-from pipelines.metaeval.mqm import load_mqm
-from pipelines.references.generate import generate_references
+from housestyle.pipelines.contrast.mine import mine_contrast
+from housestyle.pipelines.contrast.sampling import sample_units, units_from_frame
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.llamacpp import LlamaCppBackend
+from housestyle.pipelines.generation.runner import RunSummary
+from housestyle.pipelines.generation.tasks import translate
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.metaeval.mqm import load_mqm
+from housestyle.pipelines.references.generate import generate_references
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
@@ -64,7 +64,7 @@ def tico_units(work: Path) -> pl.DataFrame:
 def mined_terms(units: pl.DataFrame, path: Path | None) -> list[Convention]:
     if path is not None:
         return [c for c in load_conventions(path, regex_guard=False) if c.rule == "term"]
-    from pipelines.mining.mine import (
+    from housestyle.pipelines.mining.mine import (
         mine_units,  # the miner's own code: terms it finds, not gold
     )
 

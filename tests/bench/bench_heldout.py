@@ -30,11 +30,11 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.conventions.io import load_conventions
-from pipelines.conventions.statuses import SCORED_STATUSES, select_statuses
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import corpus_from_units
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.io import load_conventions
+from housestyle.pipelines.conventions.statuses import SCORED_STATUSES, select_statuses
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.corpus import corpus_from_units
+from housestyle.pipelines.scoring.engine import score_systems
 from tests.conftest import REPO_ROOT, find_shared_data
 
 SEED = "bench-heldout-1"
@@ -87,7 +87,7 @@ def cases(data: Path, both_folds: bool) -> list[Case]:
 
 def mine(tm_units: Path, splits: Path, split: str, tgt: str, out: Path) -> tuple[float, int, str]:
     """(wall seconds, peak RSS KiB, the CLI's `mined` line) of one `housestyle mine` subprocess."""
-    cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "assets.cli", "mine", str(tm_units), "--src", "en",
+    cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "housestyle.assets.cli", "mine", str(tm_units), "--src", "en",
            "--tgt", tgt, "--splits", str(splits), "--split", split, "--client", "bench", "--out", str(out)]
     done = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     if done.returncode:

@@ -11,7 +11,7 @@ part of an hour on 2 cores). Peak RSS of `housestyle mine` on 1M units of real t
 -v): 5.40 GiB with Python lists of the texts (38161f4), 3.34 GiB with the corpus as columns (6d090f2),
 3.46 GiB at 6e4e6c8 (the miner grew since), 2.79 GiB with the aligner at 20 bytes a pair and
 batched hits placed per pattern (i21m2; output byte-identical). Where it stands now (debug markers,
-``pipelines.mining.corpus.log_memory``): the second term pass's aligner, ~0.6 GiB over a ~2.2 GiB
+``housestyle.pipelines.mining.corpus.log_memory``): the second term pass's aligner, ~0.6 GiB over a ~2.2 GiB
 floor (units frame, folded columns, the second pass's sample tokens, glibc's unreturned pages).
 """
 
@@ -35,7 +35,7 @@ def run_case(name: str, tm: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="bench-mine-") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "assets.cli", "mine", str(tm), "--src", "en", "--tgt", "fr",
+        done = subprocess.run([sys.executable, "-m", "housestyle.assets.cli", "mine", str(tm), "--src", "en", "--tgt", "fr",
                                "--client", "bench", "--out", out], cwd=REPO_ROOT, capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

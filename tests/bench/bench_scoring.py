@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
 
 SYLLABLES = ["ka", "lo", "mi", "ter", "san", "ve", "ro", "du", "pel", "ni", "gor", "ta", "shi", "ben", "al", "qu"]
 FR_SYLLABLES = ["é", "ou", "ain", "ti", "re", "ma", "lé", "con", "su", "è", "ge", "pa", "ri", "ses", "d’", "ion"]

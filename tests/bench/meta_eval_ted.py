@@ -19,15 +19,15 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.metaeval.meta_eval import (
+from housestyle.pipelines.metaeval.meta_eval import (
     LanguagePair,
     evaluate_views,
     meta_evaluate,
     reference_views,
 )
-from pipelines.metaeval.metrics import ReferenceSet
-from pipelines.metaeval.mqm import load_mqm
-from pipelines.metaeval.report import results_markdown, signatures_markdown
+from housestyle.pipelines.metaeval.metrics import ReferenceSet
+from housestyle.pipelines.metaeval.mqm import load_mqm
+from housestyle.pipelines.metaeval.report import results_markdown, signatures_markdown
 from tests.conftest import REPO_ROOT, find_shared_data
 from tests.pipelines.metaeval.test_mqm import README_TED
 

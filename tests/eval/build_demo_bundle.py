@@ -25,7 +25,7 @@ from pathlib import Path
 from lxml import etree
 from sacremoses import MosesDetokenizer
 
-from pipelines.segments import load_segments
+from housestyle.pipelines.segments import load_segments
 
 REPO = Path(__file__).resolve().parents[2]
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

@@ -3,7 +3,7 @@ against hand verdicts.
 
 Run: python -m tests.eval.contrast_fairseq [--terms FILE]
 
-Terms: the miner's own term rules (``pipelines.mining.mine.mine_units`` over all 3,071 units, rule
+Terms: the miner's own term rules (``housestyle.pipelines.mining.mine.mine_units`` over all 3,071 units, rule
 ``term`` only) unless ``--terms`` gives a JSONL file of term rules. Generic system: Fairseq
 (en-fr.hyp.txt.truecased.xml, Moses-detokenised, keyed by TMX ids: inbox/demo/generic/fairseq.jsonl,
 built by tests/eval/build_demo_bundle.py). Writes:
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.contrast.mine import mine_contrast
-from pipelines.contrast.sampling import units_from_frame
-from pipelines.rules.io import load_conventions
-from pipelines.ingest import ingest_files
-from pipelines.segments import load_segments
+from housestyle.pipelines.contrast.mine import mine_contrast
+from housestyle.pipelines.contrast.sampling import units_from_frame
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.segments import load_segments
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
@@ -72,10 +72,10 @@ def main() -> None:
         rules = [c for c in load_conventions(args.terms, regex_guard=False) if c.rule == "term"]
         origin = str(args.terms)
     else:
-        from pipelines.mining.mine import mine_units
+        from housestyle.pipelines.mining.mine import mine_units
 
         rules = [c for c in mine_units(frame, "en", "fr").conventions if c.rule == "term"]
-        origin = "pipelines.mining.mine.mine_units (all 3,071 units)"
+        origin = "housestyle.pipelines.mining.mine.mine_units (all 3,071 units)"
     units, _src, tgt = units_from_frame(frame, "en", "fr")
     outputs = load_segments(REPO / "inbox" / "demo" / "generic" / "fairseq.jsonl")
     result = mine_contrast(rules, units, outputs, tgt_lang=tgt, system="fairseq")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest import ingest_files, reason_kind
+from housestyle.pipelines.ingest import ingest_files, reason_kind
 
 OUTPUT = Path(__file__).with_name("format_samples_ingest.md")
 SUFFIXES = (".tmx", ".xlf", ".xliff", ".po", ".tbx")

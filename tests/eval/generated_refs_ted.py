@@ -6,8 +6,8 @@ Run: python -m tests.eval.generated_refs_ted [--every 5] [--n 10] [--threshold 3
 Sample: every k-th MQM segment (k=5: 106 of 529). Per source, ONE call asks Gemma for n candidates
 (rules + input + the approved `ref` as ground truth), the answer is parsed (dropped lines recorded)
 and filtered by Self-BLEU < threshold. Saved: tests/eval/generated_refs_ted_zhen.jsonl (load with
-``pipelines.references.generate.load_reference_set(path, id_type=int)``). Then, with
-``pipelines.metaeval`` (13 MT systems ranked; `ref`/`refB` not ranked): BLEU and chrF with `ref`,
+``housestyle.pipelines.references.generate.load_reference_set(path, id_type=int)``). Then, with
+``housestyle.pipelines.metaeval`` (13 MT systems ranked; `ref`/`refB` not ranked): BLEU and chrF with `ref`,
 `ref`+generated (selected), `ref`+generated (all parsed candidates), generated (selected) alone, on the
 segments that have generated references, 95% paired-bootstrap intervals, and the paired bootstrap
 interval of the CHANGE (`ref`+generated minus `ref`) → tests/eval/generated_refs_ted.md.
@@ -22,19 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.llamacpp import LlamaCppBackend
-from pipelines.metaeval import stats
-from pipelines.metaeval.meta_eval import (
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.llamacpp import LlamaCppBackend
+from housestyle.pipelines.metaeval import stats
+from housestyle.pipelines.metaeval.meta_eval import (
     LanguagePair,
     evaluate_views,
     reference_views,
     references_from_systems,
 )
-from pipelines.metaeval.metrics import ReferenceSet
-from pipelines.metaeval.mqm import load_mqm
-from pipelines.metaeval.report import results_markdown
-from pipelines.references.generate import (
+from housestyle.pipelines.metaeval.metrics import ReferenceSet
+from housestyle.pipelines.metaeval.mqm import load_mqm
+from housestyle.pipelines.metaeval.report import results_markdown
+from housestyle.pipelines.references.generate import (
     generate_references,
     load_reference_set,
     write_references,

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import corpus_from_units
-from pipelines.mining.mine import proposer_group
-from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import count_variants
-from pipelines.mining.patterns.currency import FAMILIES
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.corpus import corpus_from_units
+from housestyle.pipelines.mining.mine import proposer_group
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.patterns.base import count_variants
+from housestyle.pipelines.mining.patterns.currency import FAMILIES
 from tests.conftest import REPO_ROOT, find_shared_data
 
 

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.ingest import ingest_files
-from pipelines.registration.fold import contains_bounded, fold
-from pipelines.registration.freeze import load_registration
-from pipelines.registration.gold import load_term_pairs
-from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.registration.fold import contains_bounded, fold
+from housestyle.pipelines.registration.freeze import load_registration
+from housestyle.pipelines.registration.gold import load_term_pairs
+from housestyle.pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
 from tests.conftest import REPO_ROOT, find_shared_data
 
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.scoring.engine import score_systems
 
 REPO = Path(__file__).resolve().parents[2]
 TSV = Path("wmt-mqm/ted/ende/mqm_ted_ende.tsv")

@@ -116,7 +116,7 @@ def count(planted_file: Path, run_dir: Path, tm: Path, delivery: Path) -> dict[s
     """Per kind: planted, found (a new failure on the planted unit), and the dimensions that caught them."""
     import polars as pl
 
-    from pipelines.scoring.delivery import load_segments_at
+    from housestyle.pipelines.scoring.delivery import load_segments_at
 
     planted = json.loads(planted_file.read_text(encoding="utf-8"))
     before, after = load_segments_at(tm, side="target"), load_segments_at(delivery, side="target")

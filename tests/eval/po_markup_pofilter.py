@@ -21,9 +21,9 @@ from pathlib import Path
 import polars as pl
 from translate.storage import factory
 
-from pipelines.rules.io import load_conventions
-from pipelines.ingest import ingest_files
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.scoring.check import check_item
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,8 +11,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 import polars as pl
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import find_plain
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.matching import find_plain
 
 
 def main() -> None:  # noqa: C901 - a linear script

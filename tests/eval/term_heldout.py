@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 import polars as pl
-from pipelines.ingest import ingest_files
+from housestyle.pipelines.ingest import ingest_files
 
 
 

@@ -13,10 +13,10 @@ import random
 import sys
 from pathlib import Path
 
-from pipelines.rules.io import load_conventions
-from pipelines.registration.freeze import load_registration
-from pipelines.registration.gold import load_term_pairs
-from pipelines.registration.terms import recovered_pairs
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.registration.freeze import load_registration
+from housestyle.pipelines.registration.gold import load_term_pairs
+from housestyle.pipelines.registration.terms import recovered_pairs
 from tests.conftest import REPO_ROOT
 
 SEED = 20261129

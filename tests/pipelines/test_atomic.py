@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines import atomic
-from pipelines.errors import OutputError
+from housestyle.pipelines import atomic
+from housestyle.pipelines.errors import OutputError
 from tests.conftest import fill_disk
 
 

@@ -8,15 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pipelines.fingerprint import CODE_PACKAGES, PACKAGE_ROOT, code_version
-from pipelines.scoring.signature import score_signature
+from housestyle.pipelines.fingerprint import CODE_PACKAGES, PACKAGE_ROOT, code_version
+from housestyle.pipelines.scoring.signature import score_signature
 
-SIGNATURE_OF_EMPTY_SET = "from pipelines.scoring.signature import score_signature; print(score_signature([], 0))"
+SIGNATURE_OF_EMPTY_SET = "from housestyle.pipelines.scoring.signature import score_signature; print(score_signature([], 0))"
 
 
 def _copy(target: Path) -> Path:
+    """The code laid out as a wheel installs it (target/housestyle/{pipelines,assets}), ahead on sys.path."""
     for package in CODE_PACKAGES:
-        shutil.copytree(PACKAGE_ROOT / package, target / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(PACKAGE_ROOT / package, target / "housestyle" / package, ignore=shutil.ignore_patterns("__pycache__"))
     return target
 
 
@@ -30,7 +31,7 @@ def _signature_from(root: Path) -> str:
 def test_signature_changes_when_one_line_of_a_scorer_changes(tmp_path: Path) -> None:
     same = _copy(tmp_path / "same")
     changed = _copy(tmp_path / "changed")
-    engine = changed / "pipelines" / "scoring" / "engine.py"
+    engine = changed / "housestyle" / "pipelines" / "scoring" / "engine.py"
     lines = engine.read_text(encoding="utf-8").splitlines(keepends=True)
     line = next(i for i, text in enumerate(lines) if text.startswith("def "))
     lines[line] = lines[line].rstrip("\n") + "  # one changed line\n"

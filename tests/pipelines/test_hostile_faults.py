@@ -12,16 +12,16 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from pipelines import atomic
-from pipelines.cells import inert_cell
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import DECISIONS_SCHEMA, append_decisions, read_decisions
-from pipelines.conventionset.store import MANIFEST_FILE, open_set
-from pipelines.errors import InputError, OutputError
-from pipelines.ingest import ingest_files
-from pipelines.paths import UnsafePathError, client_name, client_path, is_client_name, under
-from pipelines.review.packet import build_packet, write_csv
-from pipelines.review.xlsx import write_xlsx
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cells import inert_cell
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.decisions import DECISIONS_SCHEMA, append_decisions, read_decisions
+from housestyle.pipelines.conventionset.store import MANIFEST_FILE, open_set
+from housestyle.pipelines.errors import InputError, OutputError
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.paths import UnsafePathError, client_name, client_path, is_client_name, under
+from housestyle.pipelines.review.packet import build_packet, write_csv
+from housestyle.pipelines.review.xlsx import write_xlsx
 from tests.conftest import fill_disk, write_sealed_set
 
 # ---- 1. names are names ------------------------------------------------------------------------

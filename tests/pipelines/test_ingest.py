@@ -8,11 +8,11 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from pipelines import tm_merge
-from pipelines.readers import scan
-from pipelines.ingest import domain_from_path, ingest_files
-from pipelines.tm_schema import REJECT_RAW_MAX_CHARS, TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
-from pipelines.unit_hash import unit_hash
+from housestyle.pipelines import tm_merge
+from housestyle.pipelines.readers import scan
+from housestyle.pipelines.ingest import domain_from_path, ingest_files
+from housestyle.pipelines.tm_schema import REJECT_RAW_MAX_CHARS, TM_REJECTS_SCHEMA, TM_UNITS_SCHEMA
+from housestyle.pipelines.unit_hash import unit_hash
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "readers"
 ALL_FIXTURES = sorted(p for p in FIXTURES.iterdir() if p.is_file())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.langtags import LanguageTagError, normalise_tag, same_language, try_normalise
+from housestyle.pipelines.langtags import LanguageTagError, normalise_tag, same_language, try_normalise
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError
-from pipelines.project import ENV_ROOT, ProjectLayout, find_upward, is_project, resolve_project, write_project
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.project import ENV_ROOT, ProjectLayout, find_upward, is_project, resolve_project, write_project
 from tests.conftest import REPO_ROOT
 
 
@@ -74,7 +74,7 @@ def test_write_project_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -
 
 
 def test_project_folder_takes_the_flag_then_its_variable_then_the_project(tmp_path: Path) -> None:
-    from pipelines.project import ENV_INBOX, ENV_STORAGE, project_folder
+    from housestyle.pipelines.project import ENV_INBOX, ENV_STORAGE, project_folder
 
     project = tmp_path / "p"
     env = {ENV_INBOX: str(tmp_path / "elsewhere")}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.segments import load_segments
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.segments import load_segments
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.rules.io import load_authored, load_conventions
-from pipelines.errors import ConventionError, InputError
-from pipelines.segments import load_segments
-from pipelines.textinput import text_lines, yaml_value
+from housestyle.pipelines.rules.io import load_authored, load_conventions
+from housestyle.pipelines.errors import ConventionError, InputError
+from housestyle.pipelines.segments import load_segments
+from housestyle.pipelines.textinput import text_lines, yaml_value
 
 ROW = '{"dimension": "term:x", "rule": "term", "src": "x", "expected_terms": ["y"]'
 

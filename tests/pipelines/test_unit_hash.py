@@ -6,7 +6,7 @@ import hashlib
 import random
 import unicodedata
 
-from pipelines.unit_hash import unit_hash
+from housestyle.pipelines.unit_hash import unit_hash
 
 
 def reference(src: str | None, tgt: str | None, source: str, target: str | None) -> str:

@@ -36,7 +36,7 @@ def celery_workers_of(instance: object, run_id: str) -> dict[str, list[str]]:
 def test_client_job_runs_its_steps_on_two_celery_workers(make_project) -> None:  # type: ignore[no-untyped-def]
     project = make_project("--executor", "celery")
     assert (project.root / "celery.yaml").is_file()
-    assert "assets.definitions_celery" in (project.root / "workspace.yaml").read_text(encoding="utf-8")
+    assert "housestyle.assets.definitions_celery" in (project.root / "workspace.yaml").read_text(encoding="utf-8")
     small_client(project.root / "inbox", "alpha", 0)
     for name in WORKERS:
         project.start("worker", "--name", name, "--", "--pool=solo", "--concurrency=1", log=f"{name}.log")

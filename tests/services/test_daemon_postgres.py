@@ -73,9 +73,9 @@ def test_three_clients_through_the_daemon_on_postgres(make_project) -> None:  # 
     assert {r.dagster_run.status.value for r in run_rows(instance)} == {"SUCCESS"}
 
     # The daily tick on the unchanged inbox: no run, nothing recomputed.
-    from assets.definitions import build_definitions
-    from assets.resources import HousestyleSettings
-    from assets.schedules import daily_refresh
+    from housestyle.assets.definitions import build_definitions
+    from housestyle.assets.resources import HousestyleSettings
+    from housestyle.assets.schedules import daily_refresh
 
     with project.instance() as current:  # entered: definitions load against this instance's state storage
         repository = build_definitions().get_repository_def()

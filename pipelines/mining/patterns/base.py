@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
-from pipelines.mining.tokens import mask
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
+from housestyle.pipelines.mining.tokens import mask
 
 MINOR = ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "of", "on", "or", "per", "the",
          "to", "via", "vs", "with", "your", "my", "our", "you", "is", "are", "it")

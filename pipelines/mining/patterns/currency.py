@@ -19,7 +19,7 @@ import re
 import sys
 import unicodedata
 
-from pipelines.mining.patterns.base import Family, variant
+from housestyle.pipelines.mining.patterns.base import Family, variant
 
 MQM_CURRENCY = "Locale conventions/Currency format"
 

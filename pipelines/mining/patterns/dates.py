@@ -22,11 +22,11 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
-from pipelines.conventions.matching import is_no_space_script
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import Family, mine_family, variant
+from housestyle.pipelines.conventions.matching import is_no_space_script
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.patterns.base import Family, mine_family, variant
 
 MQM_DATE = "Locale conventions/Date format"
 _SPACES = {"space": " ", "nbsp": "\u00a0", "nnbsp": "\u202f"}

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.patterns.base import (
     Family,
     count_variants,
     dominant,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pipelines.mining.patterns.base import Family, variant
+from housestyle.pipelines.mining.patterns.base import Family, variant
 
 _BEFORE = r"(?<=[\w»”)\]’])"  # a mark that follows a word, a closing quote or bracket
 _SPACES = {"nbsp": "\u00a0", "nnbsp": "\u202f", "space": " "}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipelines.contrast.align import extract
-from pipelines.contrast.analysis import analyse
+from housestyle.pipelines.contrast.align import extract
+from housestyle.pipelines.contrast.analysis import analyse
 
 
 def run(reference: str, term: str, output: str) -> tuple[str, int, bool, bool]:

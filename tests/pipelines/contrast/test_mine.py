@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.contrast.cases import Unit, find_cases
-from pipelines.contrast.conventions import as_regex, fold_contrast
-from pipelines.contrast.mine import ContrastResult, mine_contrast
-from pipelines.contrast.params import ContrastParams
-from pipelines.rules.io import load_conventions, write_conventions
-from pipelines.scoring.check import check_item
-from pipelines.segments import load_segments
+from housestyle.pipelines.contrast.cases import Unit, find_cases
+from housestyle.pipelines.contrast.conventions import as_regex, fold_contrast
+from housestyle.pipelines.contrast.mine import ContrastResult, mine_contrast
+from housestyle.pipelines.contrast.params import ContrastParams
+from housestyle.pipelines.rules.io import load_conventions, write_conventions
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.segments import load_segments
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "contrast"
 

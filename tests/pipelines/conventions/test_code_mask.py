@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.conventions.matching import mask_code
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import applies
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.matching import mask_code
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import applies
+from housestyle.pipelines.scoring.engine import score_systems
 
 
 @pytest.mark.parametrize("text", [

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.factors import literal_forms, required_factors
+from housestyle.pipelines.conventions.factors import literal_forms, required_factors
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_literal_forms_expand_the_bounded_alternations_the_miner_writes(entry: s
 
 
 def test_literal_forms_are_the_strings_the_miner_s_regex_matches() -> None:
-    from pipelines.mining.inflection import alternatives
+    from housestyle.pipelines.mining.inflection import alternatives
 
     for words in (["savon ménager", "savons ménagers"], ["a", "ab", "abc"], ["gel", "gels", "gel hydratant"]):
         entry, is_regex = alternatives(words)

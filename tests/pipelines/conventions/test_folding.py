@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text, fold_with_map
+from housestyle.pipelines.conventions.folding import TYPOGRAPHIC_TABLE, fold_text, fold_with_map
 
 MODES = ("exact", "caseless", "typographic", "nfkc")
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from pipelines.conventions.compiled import make_entry
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import find_plain, find_regex, rows_containing
+from housestyle.pipelines.conventions.compiled import make_entry
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.matching import find_plain, find_regex, rows_containing
 
 
 @pytest.mark.parametrize(

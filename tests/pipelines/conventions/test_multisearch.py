@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import find_plain
-from pipelines.conventions.multisearch import substring_rows, word_hits
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.matching import find_plain
+from housestyle.pipelines.conventions.multisearch import substring_rows, word_hits
 
 PIECES = ["air", "chair", "air mass", "anti", "-", "virus", "‐", "–", " ", "'", "l'", "疫苗", "19", "covid", "x"]
 texts_st = st.lists(st.lists(st.sampled_from(PIECES), max_size=7).map("".join), min_size=1, max_size=6)

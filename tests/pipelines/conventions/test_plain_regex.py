@@ -9,9 +9,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.compiled import make_entry
-from pipelines.conventions.folding import fold_text
-from pipelines.conventions.matching import HYPHENS, find_plain, is_no_space_script, no_space_target, plain_regex
+from housestyle.pipelines.conventions.compiled import make_entry
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.conventions.matching import HYPHENS, find_plain, is_no_space_script, no_space_target, plain_regex
 
 MODES = ["exact", "caseless", "typographic", "nfkc"]
 # Pieces of text: words, the raw hyphens, the other dashes the folds write as "-", apostrophes,

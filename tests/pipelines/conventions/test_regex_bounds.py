@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from pipelines.conventions.regex_guard import lookaround_bodies, slow_patterns
-from pipelines.conventions.timed_regex import MAX_TIMEOUTS, RegexTimeout, TimedPattern
+from housestyle.pipelines.conventions.regex_guard import lookaround_bodies, slow_patterns
+from housestyle.pipelines.conventions.timed_regex import MAX_TIMEOUTS, RegexTimeout, TimedPattern
 
 
 def test_lookaround_bodies_are_found_through_escapes_and_classes() -> None:
@@ -40,7 +40,7 @@ def test_a_pattern_that_keeps_timing_out_is_stopped() -> None:
 
 def test_the_prefilter_is_linear_in_the_alternatives() -> None:
     """One regex of many alternatives (200,000 took over 300 s: each union copied the set so far)."""
-    from pipelines.conventions.factors import literal_forms, required_factors
+    from housestyle.pipelines.conventions.factors import literal_forms, required_factors
 
     timings = []
     for n in (5_000, 20_000):

@@ -9,10 +9,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConfigError
-from pipelines.scoring.runs import run_scoring
-from pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.scoring.runs import run_scoring
+from housestyle.pipelines.conventions.statuses import SCORED_STATUSES, parse_statuses, select_statuses, status_mix
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 STATUS_OF = {"term:air mass": "rejected", "width:fullwidth_brackets": "validated"}  # the rest stay candidate

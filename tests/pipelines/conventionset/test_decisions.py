@@ -8,11 +8,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.matching import plain_regex
-from pipelines.conventions.model import Convention
-from pipelines.mining.build_set import SET_STEPS, follow_decisions, build_set, read_sources
-from pipelines.conventionset.decisions import (
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.matching import plain_regex
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.build_set import SET_STEPS, follow_decisions, build_set, read_sources
+from housestyle.pipelines.conventionset.decisions import (
     DECISIONS_SCHEMA,
     append_decisions,
     apply_decisions,
@@ -22,9 +22,9 @@ from pipelines.conventionset.decisions import (
     parse_forms,
     read_decisions,
 )
-from pipelines.conventionset.version import sha256_file
-from pipelines.errors import InputError
-from pipelines.mining.merge import MiningResult
+from housestyle.pipelines.conventionset.version import sha256_file
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.mining.merge import MiningResult
 
 
 def _term(src: str, expected: str, regex: bool = False, support: int = 3) -> Convention:
@@ -100,8 +100,8 @@ def test_parse_forms_and_literal_edits() -> None:
 
 def test_an_edit_with_alternatives_requires_any_of_them() -> None:
     """`a | b` as the packet shows forms: either form passes; two entries are both required."""
-    from pipelines.conventions.compiled import compile_generic
-    from pipelines.conventions.folding import fold_with_map
+    from housestyle.pipelines.conventions.compiled import compile_generic
+    from housestyle.pipelines.conventions.folding import fold_with_map
 
     edit = edited_convention(MASK, parse_forms("masque | masques"), parse_forms("bavette"))
     assert edit.regex and len(edit.expected_terms) == 1 and len(edit.wrong_variants) == 1
@@ -171,7 +171,7 @@ def test_an_edit_that_makes_no_valid_rule_of_the_new_set_leaves_the_rule_and_is_
 def test_every_set_step_keeps_the_term_trace(tmp_path: Path) -> None:
     """A step that rebuilt the MiningResult field by field once dropped the trace (explain then had
     nothing to read): each step must carry every field it does not change."""
-    from pipelines.mining.term_trace import TRACE_SCHEMA
+    from housestyle.pipelines.mining.term_trace import TRACE_SCHEMA
 
     path = tmp_path / "decisions.parquet"
     append_decisions(path, _frame(_decision(MASK, "accept", "2025-01-01T00:00:00Z")))

@@ -15,10 +15,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from assets.cli import main
-from pipelines.mining.build_set import mine_to_set
-from pipelines.conventionset.store import convention_source, open_set
-from pipelines.errors import InputError
+from housestyle.assets.cli import main
+from housestyle.pipelines.mining.build_set import mine_to_set
+from housestyle.pipelines.conventionset.store import convention_source, open_set
+from housestyle.pipelines.errors import InputError
 from tests.conftest import REPO_ROOT
 
 SCORE_FIX = REPO_ROOT / "tests" / "fixtures" / "scoring"
@@ -102,9 +102,9 @@ WRITE_CHILD = (
     "import sys\n"
     "from pathlib import Path\n"
     "import numpy as np, polars as pl\n"
-    "from pipelines.conventions.model import Convention\n"
-    "from pipelines.mining.set_writer import write_set\n"
-    "from pipelines.mining.merge import MiningResult\n"
+    "from housestyle.pipelines.conventions.model import Convention\n"
+    "from housestyle.pipelines.mining.set_writer import write_set\n"
+    "from housestyle.pipelines.mining.merge import MiningResult\n"
     "conv = Convention(dimension='term:fever', rule='term', src='fever', expected_terms=['fièvre'], src_lang='en', tgt_lang='fr')\n"
     "n = 1_000_000\n"
     "ids = pl.Series(np.random.default_rng(0).integers(0, 10**12, n)).cast(pl.Utf8)\n"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.generation.llamacpp import llama_cpp_available
+from housestyle.pipelines.generation.llamacpp import llama_cpp_available
 
 
 def gemma_path_or_skip() -> Path:

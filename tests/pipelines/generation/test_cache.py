@@ -6,8 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.generation.base import CacheKey, Outcome
-from pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.base import CacheKey, Outcome
+from housestyle.pipelines.generation.cache import GenerationCache
 
 KEY = CacheKey("openai", "gemma", "translate", 1, "s1")
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.llamacpp import LlamaCppBackend
-from pipelines.generation.registry import make_backend
-from pipelines.generation.tasks import translate
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.llamacpp import LlamaCppBackend
+from housestyle.pipelines.generation.registry import make_backend
+from housestyle.pipelines.generation.tasks import translate
 
 pytestmark = pytest.mark.llm
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.openai_compat import OpenAICompatBackend
-from pipelines.generation.tasks import translate
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.openai_compat import OpenAICompatBackend
+from housestyle.pipelines.generation.tasks import translate
 from tests.pipelines.generation.stub_server import stub_server
 
 SOURCES = {"a": "Wash your hands.", "b": "Stay home.", "c": "Wash your hands."}

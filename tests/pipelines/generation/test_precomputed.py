@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError
-from pipelines.generation.precomputed import PrecomputedBackend
-from pipelines.generation.registry import backend_options, make_backend
-from pipelines.generation.tasks import translate
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.generation.precomputed import PrecomputedBackend
+from housestyle.pipelines.generation.registry import backend_options, make_backend
+from housestyle.pipelines.generation.tasks import translate
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "generation"
 

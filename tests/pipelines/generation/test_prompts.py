@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError, InputError
-from pipelines.generation.prompts import TEMPLATES, load_template, load_template_file
+from housestyle.pipelines.errors import ConfigError, InputError
+from housestyle.pipelines.generation.prompts import TEMPLATES, load_template, load_template_file
 
 
 def test_every_registered_template_loads_with_name_and_version() -> None:

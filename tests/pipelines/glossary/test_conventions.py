@@ -8,13 +8,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.compiled import compile_generic
-from pipelines.conventions.folding import fold_with_map
-from pipelines.conventions.model import Convention
-from pipelines.mining.set_glossary import merge_glossary
-from pipelines.glossary.conventions import to_conventions
-from pipelines.glossary.intake import import_glossary
-from pipelines.glossary.model import Concept
+from housestyle.pipelines.conventions.compiled import compile_generic
+from housestyle.pipelines.conventions.folding import fold_with_map
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.set_glossary import merge_glossary
+from housestyle.pipelines.glossary.conventions import to_conventions
+from housestyle.pipelines.glossary.intake import import_glossary
+from housestyle.pipelines.glossary.model import Concept
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "glossary"
 DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
@@ -89,8 +89,8 @@ def test_real_termbases(tmp_path: Path, path: str, imported: int, refused: int) 
 
 
 def test_every_new_set_includes_the_glossary_and_reports_the_conflict(tmp_path: Path) -> None:
-    from pipelines.mining.build_set import build_set, read_sources
-    from pipelines.mining.merge import MiningResult
+    from housestyle.pipelines.mining.build_set import build_set, read_sources
+    from housestyle.pipelines.mining.merge import MiningResult
 
     done = import_glossary(FIXTURES / "basic2008.tbx", inbox=tmp_path / "inbox", client="fx", src_lang="en", tgt_lang="fr")
     mined = [_mined("email", ["e-mail"]), _mined("tab", ["onglet"])]

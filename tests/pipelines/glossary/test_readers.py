@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError, UnsafeXmlError
-from pipelines.glossary.intake import read_glossary
-from pipelines.glossary.model import Concept, covers, role_of
-from pipelines.glossary.tables import column_of
+from housestyle.pipelines.errors import InputError, UnsafeXmlError
+from housestyle.pipelines.glossary.intake import read_glossary
+from housestyle.pipelines.glossary.model import Concept, covers, role_of
+from housestyle.pipelines.glossary.tables import column_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "glossary"
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pipelines.generation.base import Completion, Request
+from housestyle.pipelines.generation.base import Completion, Request
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "judge"
 

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
-from pipelines.judge.adequacy import (
+from housestyle.pipelines.judge.adequacy import (
     ADEQUACY_COLUMNS,
     adequacy_features,
     copied_share,
@@ -19,7 +19,7 @@ from pipelines.judge.adequacy import (
     repetition,
     script_share,
 )
-from pipelines.judge.samples import load_samples
+from housestyle.pipelines.judge.samples import load_samples
 
 
 def test_text_checks_by_hand() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import balanced_accuracy_score
 
-from pipelines.judge.analyses import (
+from housestyle.pipelines.judge.analyses import (
     balanced_accuracy,
     bootstrap_table,
     importance_profiles,

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.judge.criteria import (
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.judge.criteria import (
     CRITERIA_DIR,
     TRANSFORMS,
     load_criteria,
     merge,
     save_criteria,
 )
-from pipelines.judge.criteria_gen import generate_criteria, parse_questions
+from housestyle.pipelines.judge.criteria_gen import generate_criteria, parse_questions
 
 from .conftest import ScriptedBackend
 

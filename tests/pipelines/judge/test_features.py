@@ -8,20 +8,20 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipelines.judge.criteria import load_criteria
-from pipelines.judge.evaluate import (
+from housestyle.pipelines.judge.criteria import load_criteria
+from housestyle.pipelines.judge.evaluate import (
     answers_json,
     concept_vectors,
     deterministic_answers,
     raw_deterministic,
 )
-from pipelines.judge.features import (
+from housestyle.pipelines.judge.features import (
     feature_columns,
     scale_dependent_columns,
     standardise,
 )
-from pipelines.judge.samples import load_samples
-from pipelines.judge.scs import load_default_conventions
+from housestyle.pipelines.judge.samples import load_samples
+from housestyle.pipelines.judge.scs import load_default_conventions
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.judge.job import JudgeJob, run_judge
-from pipelines.judge.samples import load_samples
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.judge.job import JudgeJob, run_judge
+from housestyle.pipelines.judge.samples import load_samples
 
 MAROT = Path(__file__).resolve().parents[2] / "fixtures" / "metaeval" / "mqm_toy_marot.tsv"
 

@@ -8,16 +8,16 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.generation.cache import GenerationCache
-from pipelines.judge.criteria import load_criteria
-from pipelines.judge.llm import (
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.judge.criteria import load_criteria
+from housestyle.pipelines.judge.llm import (
     ask_acceptable,
     ask_criteria,
     parse_words,
     parse_yes_no,
     plan_calls,
 )
-from pipelines.judge.samples import load_samples
+from housestyle.pipelines.judge.samples import load_samples
 
 from .conftest import ScriptedBackend, yes_unless_short
 
@@ -94,7 +94,7 @@ def test_zero_shot(toy_ende: Path) -> None:
 
 @pytest.mark.llm
 def test_real_gemma_answers_one_sample(toy_ende: Path) -> None:
-    from pipelines.generation.llamacpp import LlamaCppBackend, llama_cpp_available
+    from housestyle.pipelines.generation.llamacpp import LlamaCppBackend, llama_cpp_available
 
     reason = llama_cpp_available()
     if reason:

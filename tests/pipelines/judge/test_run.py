@@ -8,12 +8,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.generation.cache import GenerationCache
-from pipelines.judge.criteria import load_criteria
-from pipelines.judge.job import JudgeJob, run_judge
-from pipelines.judge.prepare import LlmSettings, prepare_language
-from pipelines.judge.run import JUDGE_EVAL_SCHEMA, views
-from pipelines.judge.transfer import load_judge
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.judge.criteria import load_criteria
+from housestyle.pipelines.judge.job import JudgeJob, run_judge
+from housestyle.pipelines.judge.prepare import LlmSettings, prepare_language
+from housestyle.pipelines.judge.run import JUDGE_EVAL_SCHEMA, views
+from housestyle.pipelines.judge.transfer import load_judge
 
 from .conftest import ScriptedBackend, yes_unless_short
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.judge.samples import load_samples, stratified_sample
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.judge.samples import load_samples, stratified_sample
 
 
 def _label(frame: pl.DataFrame, system: str, seg: int) -> int:

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.judge.samples import load_samples
-from pipelines.judge.scs import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.judge.samples import load_samples
+from housestyle.pipelines.judge.scs import (
     conventions_for,
     dimensions_of,
     load_default_conventions,
     scs_verdicts,
 )
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.check import check_item
 
 
 def test_default_set_and_language_filter() -> None:

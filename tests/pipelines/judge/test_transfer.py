@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import balanced_accuracy_score
 
-from pipelines.errors import ConfigError
-from pipelines.judge.transfer import (
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.judge.transfer import (
     MODEL_NAMES,
     PRIMARY_MODEL,
     ChrfThreshold,

@@ -10,15 +10,15 @@ import polars as pl
 import pytest
 import scipy.stats
 
-from pipelines.errors import InputError
-from pipelines.metaeval.meta_eval import (
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.meta_eval import (
     COLUMN_ORDER,
     evaluate_metric_table,
     human_systems,
     meta_evaluate,
 )
-from pipelines.metaeval.metrics import ReferenceSet, corpus_score, segment_scores
-from pipelines.metaeval.mqm import load_mqm
+from housestyle.pipelines.metaeval.metrics import ReferenceSet, corpus_score, segment_scores
+from housestyle.pipelines.metaeval.mqm import load_mqm
 
 SPEC_COLUMNS = ["lp", "metric", "references", "level", "pairwise_accuracy", "pearson", "kendall", "n_systems",
                 *[f"{f}_{e}" for f in ("pairwise_accuracy", "pearson", "kendall") for e in ("low", "high")]]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
-from pipelines.metaeval.metrics import (
+from housestyle.pipelines.metaeval.metrics import (
     ReferenceScorer,
     ReferenceSet,
     corpus_score,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm import error_weight, load_mqm, lp_from_path, strip_spans
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm import error_weight, load_mqm, lp_from_path, strip_spans
 
 # Upstream README "TED talks" tables (expert-based MQM, as printed; ref.A = `ref`, ref.B = `refB`).
 README_TED = {

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm import LAYOUTS, load_mqm, sniff_layout
-from pipelines.metaeval.mqm_tsv import MAX_LINE_BYTES
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm import LAYOUTS, load_mqm, sniff_layout
+from housestyle.pipelines.metaeval.mqm_tsv import MAX_LINE_BYTES
 
 HEADERS = {
     "ted": "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity",

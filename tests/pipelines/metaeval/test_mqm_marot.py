@@ -1,4 +1,4 @@
-"""Contract of the Marot layout (pipelines.metaeval.mqm_marot): a hand-scored toy file in Google's
+"""Contract of the Marot layout (housestyle.pipelines.metaeval.mqm_marot): a hand-scored toy file in Google's
 current shape, Marot's default weights, attention checks dropped and counted, and the real
 generalMT2023 side-by-side file read as upstream ships it (.tsv.tar.gz)."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm import layout_for, load_mqm
-from pipelines.metaeval.mqm_marot import COLUMNS, MAROT_WEIGHTS
-from pipelines.metaeval.mqm_score import error_weight
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm import layout_for, load_mqm
+from housestyle.pipelines.metaeval.mqm_marot import COLUMNS, MAROT_WEIGHTS
+from housestyle.pipelines.metaeval.mqm_score import error_weight
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "metaeval" / "mqm_toy_marot.tsv"
 GENERAL_2023 = Path("wmt-mqm/generalMT2023/ende/sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz")

@@ -1,4 +1,4 @@
-"""Contract of the TED/newstest layout (pipelines.metaeval.mqm_ted) and of the layout registry: the
+"""Contract of the TED/newstest layout (housestyle.pipelines.metaeval.mqm_ted) and of the layout registry: the
 header picks the layout, TED files keep mt-metrics-eval's weights and drop nothing."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.metaeval.mqm import LAYOUTS, layout_for, load_mqm
-from pipelines.metaeval.mqm_score import DEFAULT_WEIGHTS
-from pipelines.metaeval.mqm_ted import REQUIRED_COLUMNS
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.metaeval.mqm import LAYOUTS, layout_for, load_mqm
+from housestyle.pipelines.metaeval.mqm_score import DEFAULT_WEIGHTS
+from housestyle.pipelines.metaeval.mqm_ted import REQUIRED_COLUMNS
 
 
 def test_registry_picks_by_header() -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from pipelines.metaeval import stats
+from housestyle.pipelines.metaeval import stats
 
 
 def test_pairwise_accuracy_by_hand() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import Corpus, corpus_from_units
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units
 from tests.conftest import REPO_ROOT
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"

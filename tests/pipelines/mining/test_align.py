@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from pipelines.mining.align import _directional, _vocab, align_with_sure
-from pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.align import _directional, _vocab, align_with_sure
+from housestyle.pipelines.mining.corpus import Corpus
 
 
 def _reference(src: list[list[str]], tgt: list[list[str]], iterations: int = 5, tension: float = 4.0,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.build_set import SET_STEPS, InputFile, SetDraft, SetSources, build_set
-from pipelines.mining.merge import MiningResult
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.build_set import SET_STEPS, InputFile, SetDraft, SetSources, build_set
+from housestyle.pipelines.mining.merge import MiningResult
 
 
 def _term(src: str, expected: str, origin: str = "mined") -> Convention:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.mining.rendering_class import nominal_key
-from pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.rendering_class import nominal_key
+from housestyle.pipelines.mining.term_candidates import Candidates
 
 
 def _nominal(key: str, tags: str) -> bool:

@@ -8,12 +8,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.boundary import Choice
-from pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_rules import TermResult, mine_terms
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_rules import TermResult, mine_terms
 
 TARGETS = ["des maladies sous-jacentes", "une affection sous-jacente", "des problèmes sous-jacents",
            "un sous-marin", "sous la table"]

@@ -6,13 +6,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import InputError
-from pipelines.mining.conflicts import conflict_rows, dimension_conflicts
-from pipelines.mining.corpus import corpus_from_units
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_rules import mine_terms
-from pipelines.splits import select_split
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.mining.conflicts import conflict_rows, dimension_conflicts
+from housestyle.pipelines.mining.corpus import corpus_from_units
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.splits import select_split
 
 
 def test_two_renderings_of_one_term_are_reported_not_resolved(make_corpus) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.mining.association import unit_hits
-from pipelines.mining.corpus import (
+from housestyle.pipelines.mining.association import unit_hits
+from housestyle.pipelines.mining.corpus import (
     MINING_COLUMNS,
     Corpus,
     batched_unit_hits,
@@ -19,7 +19,7 @@ from pipelines.mining.corpus import (
     hashed_sample,
     read_units_for_mining,
 )
-from pipelines.mining.tokens import fold_count
+from housestyle.pipelines.mining.tokens import fold_count
 
 
 def test_mining_reads_only_its_columns_and_mines_the_same_corpus(tiny_units: pl.DataFrame, tmp_path: Path) -> None:

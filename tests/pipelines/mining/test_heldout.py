@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.heldout import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.heldout import (
     FOLDS, OTHER_BAR, TERM_BAR, apply_heldout, fold_of, heldout_counts, heldout_table, rule_key,
 )
-from pipelines.mining.mine import mine_corpus
+from housestyle.pipelines.mining.mine import mine_corpus
 from tests.pipelines.mining.conftest import corpus_of
 
 

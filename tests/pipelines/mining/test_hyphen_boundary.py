@@ -3,9 +3,9 @@ of ``outbreak of COVID-19``), and a rendering cuts one only where its term does.
 
 from __future__ import annotations
 
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_candidates import cut_edges, rendering_span, source_spans
-from pipelines.mining.tokens import Tok, tokenize
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_candidates import cut_edges, rendering_span, source_spans
+from housestyle.pipelines.mining.tokens import Tok, tokenize
 
 
 def _toks(text: str, lang: str) -> list[Tok]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.mining.inflect_fr import adjective_forms, forms, plural
+from housestyle.pipelines.mining.inflect_fr import adjective_forms, forms, plural
 
 
 @pytest.mark.parametrize(("word", "expected"), [

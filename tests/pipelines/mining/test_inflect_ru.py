@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.mining.inflect_ru import forms
+from housestyle.pipelines.mining.inflect_ru import forms
 
 
 @pytest.mark.parametrize(("form", "wanted"), [

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import re
 
-from pipelines.conventions.matching import SPACED_BOUND_AFTER, SPACED_BOUND_BEFORE
-from pipelines.conventions.model import Convention
-from pipelines.mining.inflection import alternatives, entry_matches
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.matching import SPACED_BOUND_AFTER, SPACED_BOUND_BEFORE
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.inflection import alternatives, entry_matches
+from housestyle.pipelines.scoring.check import check_item
 
 
 def test_single_form_stays_a_plain_string() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelines.mining.lexicon import known, lemma_forms
-from pipelines.mining.paradigm import generated_forms
-from pipelines.mining.termhood import general_word, zipf
+from housestyle.pipelines.mining.lexicon import known, lemma_forms
+from housestyle.pipelines.mining.paradigm import generated_forms
+from housestyle.pipelines.mining.termhood import general_word, zipf
 
 
 def test_the_lexicon_knows_words_and_not_invented_forms() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.merge import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.merge import (
     EVIDENCE_IDS_IN_RECORD,
     EVIDENCE_SCHEMA,
     Mined,

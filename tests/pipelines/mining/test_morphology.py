@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.inflection import entry_matches
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_rules import mine_terms
-from pipelines.mining.tokens import tokenize
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.inflection import entry_matches
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.mining.tokens import tokenize
 
 
 def test_chinese_is_segmented_into_words_not_characters() -> None:

@@ -3,14 +3,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.inflection import alternatives, entry_matches
-from pipelines.mining.paradigm import add_attested_forms, generated_forms
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_candidates import Candidates
-from pipelines.mining.term_rules import mine_terms
-from pipelines.mining.tokens import Tok, tokenize
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.inflection import alternatives, entry_matches
+from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.mining.tokens import Tok, tokenize
+from housestyle.pipelines.scoring.check import check_item
 
 KEY = "facteur de risque"
 

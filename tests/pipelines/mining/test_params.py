@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from pipelines.mining.params import DEFAULT_PARAMS, at_least, more_than
-from pipelines.mining.patterns.casing import learn_keep, title_source
-from pipelines.mining.term_candidates import Candidates, TermCandidate
-from pipelines.mining.term_context import modifier_words, verb_senses
-from pipelines.mining.term_filters import adverb, covers, stem
-from pipelines.mining.term_rules import cognate
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, at_least, more_than
+from housestyle.pipelines.mining.patterns.casing import learn_keep, title_source
+from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
+from housestyle.pipelines.mining.term_context import modifier_words, verb_senses
+from housestyle.pipelines.mining.term_filters import adverb, covers, stem
+from housestyle.pipelines.mining.term_rules import cognate
 
 
 def test_shares_compare_counts_exactly() -> None:

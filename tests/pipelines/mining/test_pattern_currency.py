@@ -5,13 +5,13 @@ from __future__ import annotations
 
 
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.mine import proposer_group
-from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import count_variants
-from pipelines.mining.patterns.currency import SYMBOL_POSITION, SYMBOL_SPACE
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.mine import proposer_group
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.patterns.base import count_variants
+from housestyle.pipelines.mining.patterns.currency import SYMBOL_POSITION, SYMBOL_SPACE
+from housestyle.pipelines.scoring.check import check_item
 from tests.pipelines.mining.conftest import corpus_of
 
 NB = "\u00a0"

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.mine import proposer_group
-from pipelines.mining.params import MiningParams
-from pipelines.mining.patterns.base import count_variants, dominant
-from pipelines.mining.patterns.casing import _TITLE_RE, learn_keep, lowercase_initials
-from pipelines.mining.patterns.typography import APOSTROPHE, BRACKETS
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.mine import proposer_group
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.patterns.base import count_variants, dominant
+from housestyle.pipelines.mining.patterns.casing import _TITLE_RE, learn_keep, lowercase_initials
+from housestyle.pipelines.mining.patterns.typography import APOSTROPHE, BRACKETS
+from housestyle.pipelines.scoring.check import check_item
 
 NB = "\u00a0"
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest import ingest_files
-from pipelines.mining.corpus import Corpus, corpus_from_units
-from pipelines.mining.mine import proposer_group
-from pipelines.mining.numeric import learn_formats
-from pipelines.mining.params import MiningParams
-from pipelines.mining.placeholder import mine_placeholder
-from pipelines.rules.placeholder import MARKUP_PATTERN
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units
+from housestyle.pipelines.mining.mine import proposer_group
+from housestyle.pipelines.mining.numeric import learn_formats
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.placeholder import mine_placeholder
+from housestyle.pipelines.rules.placeholder import MARKUP_PATTERN
+from housestyle.pipelines.scoring.check import check_item
 
 MakeCorpus = Callable[[list[tuple[str, str]]], Corpus]
 TAGGED = [

@@ -6,12 +6,12 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.ingest import domain_from_path, ingest_files
-from pipelines.mining.mine import mine_units
-from pipelines.registration.behaviour import recover
-from pipelines.registration.gold import load_gold_conventions
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.ingest import domain_from_path, ingest_files
+from housestyle.pipelines.mining.mine import mine_units
+from housestyle.pipelines.registration.behaviour import recover
+from housestyle.pipelines.registration.gold import load_gold_conventions
+from housestyle.pipelines.scoring.check import check_item
 from tests.conftest import REPO_ROOT
 
 NB = "\u00a0"

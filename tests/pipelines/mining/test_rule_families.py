@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.mine import proposer_group
-from pipelines.mining.params import MiningParams
-from pipelines.mining.source_copy import candidates
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.mine import proposer_group
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.source_copy import candidates
+from housestyle.pipelines.scoring.check import check_item
 
 
 def _rules(corpus: Corpus) -> dict[str, object]:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.mining.build_set import mine_to_set
-from pipelines.conventionset.diff import diff_conventions, diff_sets, render
-from pipelines.conventionset.version import MINING_RESOURCES
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.build_set import mine_to_set
+from housestyle.pipelines.conventionset.diff import diff_conventions, diff_sets, render
+from housestyle.pipelines.conventionset.version import MINING_RESOURCES
 from tests.conftest import write_sealed_set
 
 
@@ -57,7 +57,7 @@ def test_diff_added_removed_changed(tmp_path: Path) -> None:
     assert diff.summary() == {"added": 1, "removed": 1, "changed": 1, "evidence_changed": 0}
     text = render(diff)
     assert "+ term:cough" in text and "- term:mask" in text and "~ term:fever" in text
-    from pipelines.rules.io import write_conventions
+    from housestyle.pipelines.rules.io import write_conventions
     write_conventions([a, c], tmp_path / "a.jsonl")
     write_conventions([b, d], tmp_path / "b.jsonl")
     assert diff_sets(tmp_path / "a.jsonl", tmp_path / "b.jsonl").summary()["changed"] == 1

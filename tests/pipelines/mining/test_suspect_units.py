@@ -10,11 +10,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipelines.mining.build_set import mine_to_set
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.mine import term_group
-from pipelines.mining.params import MiningParams
-from pipelines.mining.suspect_units import find_suspects, tail_probability
+from housestyle.pipelines.mining.build_set import mine_to_set
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.mine import term_group
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.suspect_units import find_suspects, tail_probability
 
 
 def test_tail_probability_is_the_poisson_binomial_tail() -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_candidates import extract
-from pipelines.mining.tokens import Tok, tokenize
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_candidates import extract
+from housestyle.pipelines.mining.tokens import Tok, tokenize
 
 
 def _toks(text: str, lang: str) -> list[Tok]:
@@ -29,7 +29,7 @@ def test_sure_links_corroborate_but_never_propose_a_rendering() -> None:
 
 
 def test_a_preposition_linked_outside_does_not_break_a_reordered_multiword_rendering() -> None:
-    from pipelines.mining.term_candidates import rendering_span
+    from housestyle.pipelines.mining.term_candidates import rendering_span
 
     tgt = _toks("le taux de mortalité des enfants", "fr")  # le / taux / de / mortalité / des / enfants
     links = [(0, 0), (1, 3), (2, 1), (3, 2), (3, 4), (4, 5)]  # "the mortality rate of children": of → de, des

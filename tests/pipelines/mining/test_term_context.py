@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.inflection import entry_matches
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_filters import joined_sentences
-from pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.inflection import entry_matches
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_filters import joined_sentences
+from housestyle.pipelines.mining.term_rules import mine_terms
 
 PAIRS = [
     ("Known risk factors include age.", "Les facteurs de risque connus incluent l'âge."),
@@ -61,7 +61,7 @@ def test_adjectives_must_reach_their_noun() -> None:
     """A rendering starting with adjectives followed by a preposition lost its noun: a fragment."""
     from collections import Counter
 
-    from pipelines.mining.rendering_class import nominal
+    from housestyle.pipelines.mining.rendering_class import nominal
 
     assert not nominal(Counter({"ADJ ADP NOUN": 1}))  # médicales d'urgence
     assert not nominal(Counter({"ADJ ADJ ADP DET NOUN": 1}))  # virologique annuelle de la grippe
@@ -85,8 +85,8 @@ def test_modifier_words_are_profiled_from_the_french_side() -> None:
     words aligned fewer than three times have no profile."""
     from collections import Counter
 
-    from pipelines.mining.term_candidates import Candidates, TermCandidate
-    from pipelines.mining.term_context import modifier_words
+    from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
+    from housestyle.pipelines.mining.term_context import modifier_words
 
     terms = {"helical": TermCandidate(aligned=Counter({"hélicoïdal": 3})),
              "symmetry": TermCandidate(aligned=Counter({"symétrie": 3, "hélicoïdal": 1})),
@@ -98,7 +98,7 @@ def test_modifier_words_are_profiled_from_the_french_side() -> None:
 
 
 def test_a_rare_rendering_that_spells_another_word_of_the_unit_is_not_this_terms() -> None:
-    from pipelines.mining.term_context import other_word
+    from housestyle.pipelines.mining.term_context import other_word
 
     assert other_word("helical", "symmetry")
     assert not other_word("hospital", "hospitals") and not other_word("suspend", "suspended")
@@ -109,10 +109,10 @@ def test_a_term_always_followed_by_a_noun_it_forms_a_recurring_phrase_with_lacks
     without it: a fragment. ``public places`` before ``like`` (not a noun) ends in its head."""
     from collections import Counter
 
-    from pipelines.conventions.model import Convention
-    from pipelines.mining.term_candidates import Candidates, TermCandidate
-    from pipelines.mining.term_context import drop_headless
-    from pipelines.mining.term_rules import TermResult
+    from housestyle.pipelines.conventions.model import Convention
+    from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
+    from housestyle.pipelines.mining.term_context import drop_headless
+    from housestyle.pipelines.mining.term_rules import TermResult
 
     def rule(term: str) -> Convention:
         return Convention(dimension=f"term:{term}", rule="term", src=term, expected_terms=[term])

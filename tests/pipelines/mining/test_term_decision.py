@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.mining.boundary import Choice
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_decision import FILTERS, HELDOUT_SLOT, TermCase, describe, filter_names, first_rejection
+from housestyle.pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_decision import FILTERS, HELDOUT_SLOT, TermCase, describe, filter_names, first_rejection
 
 P = MiningParams()
 WORD_KEYS = {"firewall": {"pare-feu"}, "rules": {"règle"}, "public": {"public"}, "health": {"santé"}}

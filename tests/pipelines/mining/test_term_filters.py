@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipelines.mining.boundary import Choice
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_decision import TermCase, first_rejection
-from pipelines.mining.term_filters import fragment_of_compound, hyphen_sides
+from housestyle.pipelines.mining.boundary import Choice
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
+from housestyle.pipelines.mining.term_filters import fragment_of_compound, hyphen_sides
 
 WORD_KEYS = {"internet": {"internet"}, "connection": {"connexion"}, "open": {"ouvrir"}}
 LEXICON = (set(WORD_KEYS), WORD_KEYS)

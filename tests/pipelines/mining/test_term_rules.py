@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import re
 
-from pipelines.conventions.matching import plain_regex
-from pipelines.mining.boundary import trim_overlong, with_siblings
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_filters import adverb, covers, stem
-from pipelines.mining.term_rules import Choice, choose, mine_terms
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.matching import plain_regex
+from housestyle.pipelines.mining.boundary import trim_overlong, with_siblings
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_filters import adverb, covers, stem
+from housestyle.pipelines.mining.term_rules import Choice, choose, mine_terms
+from housestyle.pipelines.scoring.check import check_item
 
 
 def _rules(corpus: Corpus) -> dict[str, object]:
@@ -96,8 +96,8 @@ def test_acronym_spelled_like_a_stop_word_is_counted_case_sensitively(make_corpu
 def test_doubtful_verb_reads_as_a_noun_only_where_a_noun_phrase_can_start() -> None:
     from collections import Counter
 
-    from pipelines.mining.rendering_class import nominal_key
-    from pipelines.mining.term_candidates import Candidates
+    from housestyle.pipelines.mining.rendering_class import nominal_key
+    from housestyle.pipelines.mining.term_candidates import Candidates
     pos = {"détresse respiratoire": Counter({"VFIN? VERB": 6}), "détresse": Counter({"VFIN?": 17, "NOUN": 4}),
            "covid reste": Counter({"PROPN VFIN?": 1}), "reste": Counter({"NOUN": 5, "VFIN?": 3}),
            "lave": Counter({"VFIN?": 2}), "toux sec": Counter({"ADJ ADJ": 2}), "toux": Counter({"NOUN": 12, "ADJ": 4}),

@@ -9,14 +9,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.mining.set_writer import write_set
-from pipelines.mining.corpus import Corpus
-from pipelines.mining.merge import MiningResult, empty_evidence
-from pipelines.mining.mine import mine_corpus
-from pipelines.mining.params import MiningParams
-from pipelines.mining.term_explain import explain
-from pipelines.mining.term_rules import mine_terms
-from pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
+from housestyle.pipelines.mining.set_writer import write_set
+from housestyle.pipelines.mining.corpus import Corpus
+from housestyle.pipelines.mining.merge import MiningResult, empty_evidence
+from housestyle.pipelines.mining.mine import mine_corpus
+from housestyle.pipelines.mining.params import MiningParams
+from housestyle.pipelines.mining.term_explain import explain
+from housestyle.pipelines.mining.term_rules import mine_terms
+from housestyle.pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
 
 
 def test_every_candidate_has_one_decision_and_every_rule_its_row(tiny: Corpus) -> None:

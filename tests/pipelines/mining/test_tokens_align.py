@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from pipelines.mining.align import align
-from pipelines.mining.tokens import TokenCache, fold_count, mask, tokenize
+from housestyle.pipelines.mining.align import align
+from housestyle.pipelines.mining.tokens import TokenCache, fold_count, mask, tokenize
 
 
 def test_hyphenated_tokens_split_so_parts_are_candidates() -> None:
@@ -44,7 +44,7 @@ def test_alignment_is_deterministic_and_links_repeated_pairs() -> None:
 def test_a_noun_the_small_tagger_reads_as_a_verb_gets_its_noun_lemma() -> None:
     """fr_core_news_sm sometimes tags ``équipement`` VERB and the rule lemmatiser then guesses
     ``équipemer``; the lexicon knows no such verb but knows the noun."""
-    from pipelines.mining.tokens import _misread_noun, lemmatizer
+    from housestyle.pipelines.mining.tokens import _misread_noun, lemmatizer
 
     pipeline = lemmatizer("fr")
     assert pipeline is not None
@@ -56,7 +56,7 @@ def test_a_noun_the_small_tagger_reads_as_a_verb_gets_its_noun_lemma() -> None:
 
 
 def test_a_content_word_read_as_a_function_word_takes_its_usual_class() -> None:
-    from pipelines.mining.tokens import Tok, settle_closed_tags
+    from housestyle.pipelines.mining.tokens import Tok, settle_closed_tags
 
     def tok(norm: str, pos: str, stop: bool = False) -> Tok:
         return Tok(0, len(norm), norm, True, stop, False, norm, pos)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.model import Convention
 from tests.conftest import write_sealed_set
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from pipelines.conventions.model import STATUSES
-from pipelines.publish.csv_glossary import COLUMNS
-from pipelines.publish.publish import publish
+from housestyle.pipelines.conventions.model import STATUSES
+from housestyle.pipelines.publish.csv_glossary import COLUMNS
+from housestyle.pipelines.publish.publish import publish
 from tests.pipelines.publish.sample import sample_set
 
 
@@ -30,7 +30,7 @@ def test_csv_round_trip(tmp_path: Path) -> None:
 
 
 def test_csv_quotes_what_needs_quoting(tmp_path: Path) -> None:
-    from pipelines.conventions.model import Convention
+    from housestyle.pipelines.conventions.model import Convention
     from tests.conftest import write_sealed_set
 
     conv = Convention(dimension="term:a, b", rule="term", src='say "a, b"', expected_terms=["dire « a; b »\nx"],
@@ -44,7 +44,7 @@ def test_csv_quotes_what_needs_quoting(tmp_path: Path) -> None:
 
 def test_csv_cells_never_become_spreadsheet_formulas(tmp_path: Path) -> None:
     """A hostile TM term such as ``=HYPERLINK(…)`` must not run when the glossary opens in Excel."""
-    from pipelines.conventions.model import Convention
+    from housestyle.pipelines.conventions.model import Convention
     from tests.conftest import write_sealed_set
 
     convs = [Convention(dimension="term:x", rule="term", src='=HYPERLINK("http://x","y")', expected_terms=["@SUM(A1)"],

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import ConfigError
-from pipelines.glossary.intake import read_glossary
-from pipelines.publish.csv_layouts import LAYOUTS, language_name
-from pipelines.publish.publish import publish
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.glossary.intake import read_glossary
+from housestyle.pipelines.publish.csv_layouts import LAYOUTS, language_name
+from housestyle.pipelines.publish.publish import publish
 from tests.pipelines.publish.sample import sample_set
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.model import STATUSES
-from pipelines.errors import ConfigError
-from pipelines.publish.publish import publish, qa_beside
-from pipelines.publish.qa import QA_FORMAT
-from pipelines.conventions.matching import plain_regex
-from pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
+from housestyle.pipelines.conventions.model import STATUSES
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.publish.publish import publish, qa_beside
+from housestyle.pipelines.publish.qa import QA_FORMAT
+from housestyle.pipelines.conventions.matching import plain_regex
+from housestyle.pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
 from tests.pipelines.publish.sample import sample_set
 
 

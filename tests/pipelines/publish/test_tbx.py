@@ -8,9 +8,9 @@ import pytest
 from lxml import etree
 from translate.storage.tbx import tbxfile
 
-from pipelines.conventions.model import STATUSES
-from pipelines.publish.publish import publish
-from pipelines.publish.tbx import DEPRECATED, PREFERRED, validation_errors
+from housestyle.pipelines.conventions.model import STATUSES
+from housestyle.pipelines.publish.publish import publish
+from housestyle.pipelines.publish.tbx import DEPRECATED, PREFERRED, validation_errors
 from tests.pipelines.publish.sample import sample_set
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.readers.base import Reject, TranslationUnit
-from pipelines.readers.registry import FileError, FileStart, iter_sources
+from housestyle.pipelines.readers.base import Reject, TranslationUnit
+from housestyle.pipelines.readers.registry import FileError, FileStart, iter_sources
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "readers"
 

@@ -226,9 +226,9 @@ def measure(case: Case, folder: Path) -> dict[str, object]:
     """Ingest the case; what the written tables say, per the accounting read back from them."""
     import polars as pl
 
-    from pipelines.ingest import ingest_files
-    from pipelines.readers.containers import ContainerLimits
-    from pipelines.tm_accounting import accounting
+    from housestyle.pipelines.ingest import ingest_files
+    from housestyle.pipelines.readers.containers import ContainerLimits
+    from housestyle.pipelines.tm_accounting import accounting
 
     folder.mkdir(parents=True, exist_ok=True)
     path = case.build(folder)

@@ -14,9 +14,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.atomic import TMP_SUFFIX
-from pipelines.ingest import ingest_files
-from pipelines.readers import scan
+from housestyle.pipelines.atomic import TMP_SUFFIX
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.readers import scan
 from tests.bench.gen_tmx import write_synthetic_tmx
 
 from .hostile_cases import CASES, Case, complete_units_in_truncated_gz, faulty, measure, tmx_bytes, tu
@@ -64,7 +64,7 @@ def test_units_around_a_fault_keep_their_ids_and_lines(tmp_path: Path) -> None:
 def test_a_fault_in_a_big_parallel_file_loses_only_its_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's case at small scale: a NUL at unit 4,001 of a file parsed on worker processes."""
     monkeypatch.setattr(scan, "CHUNK_BYTES", 64 << 10)
-    monkeypatch.setattr("pipelines.ingest.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("housestyle.pipelines.ingest.PARALLEL_MIN_BYTES", 0)
     path = write_synthetic_tmx(tmp_path / "big.tmx", 6_000)
     data = path.read_bytes()
     at = data.index(b'tuid="u4000"')
@@ -127,7 +127,7 @@ def test_nothing_is_left_in_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     spool.mkdir()
     monkeypatch.setenv("TMPDIR", str(spool))
     monkeypatch.setattr("tempfile.tempdir", str(spool))
-    monkeypatch.setattr("pipelines.ingest.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("housestyle.pipelines.ingest.PARALLEL_MIN_BYTES", 0)
     for case in CASES:
         if case.name.startswith(("zip", "gz bomb", "truncated")):
             measure(case, tmp_path / case.name.replace(" ", "_")[:20])
@@ -140,7 +140,7 @@ def test_a_killed_ingest_leaves_only_a_temporary_that_the_next_run_removes(tmp_p
     big = tmp_path / "big.tmx"
     big.write_bytes(tmx_bytes(80_000))  # ~10 MB: several jobs, each leaving a part in the temporary folder
     out = tmp_path / "out"
-    code = ("import sys; from pathlib import Path; from pipelines.ingest import ingest_files\n"
+    code = ("import sys; from pathlib import Path; from housestyle.pipelines.ingest import ingest_files\n"
             "if __name__ == '__main__':\n"
             f"    ingest_files([Path({str(big)!r})], client='c', out_dir=Path({str(out)!r}), workers=1)\n")
     child = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[3])

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipelines.readers.base import INLINE_TOKEN_RE, TranslationUnit
-from pipelines.readers.inline import TMX_SPEC, XLIFF2_SPEC, XLIFF12_SPEC, InlineSpec, count_tokens
+from housestyle.pipelines.readers.base import INLINE_TOKEN_RE, TranslationUnit
+from housestyle.pipelines.readers.inline import TMX_SPEC, XLIFF2_SPEC, XLIFF12_SPEC, InlineSpec, count_tokens
 
 from .conftest import FIXTURES, read_all
 

@@ -3,9 +3,9 @@ units' ``MAX_UNIT_BYTES``) is one reject, read by nobody; its neighbours are kep
 
 from __future__ import annotations
 
-from pipelines.readers.base import Reject, TranslationUnit
-from pipelines.readers.po import po_records
-from pipelines.readers.scan_events import MAX_UNIT_BYTES
+from housestyle.pipelines.readers.base import Reject, TranslationUnit
+from housestyle.pipelines.readers.po import po_records
+from housestyle.pipelines.readers.scan_events import MAX_UNIT_BYTES
 
 HEADER = b'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
 

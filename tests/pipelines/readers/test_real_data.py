@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.ingest import ingest_files
+from housestyle.pipelines.ingest import ingest_files
 from tests.eval import format_samples_ingest
 
 from .conftest import read_all

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import MalformedFileError, UnsupportedFormatError
-from pipelines.readers.base import Reject
-from pipelines.readers.registry import READERS, iter_sources, iter_units, reader_for
+from housestyle.pipelines.errors import MalformedFileError, UnsupportedFormatError
+from housestyle.pipelines.readers.base import Reject
+from housestyle.pipelines.readers.registry import READERS, iter_sources, iter_units, reader_for
 
 from .conftest import read_all
 

@@ -18,10 +18,10 @@ import polars as pl
 import pytest
 from lxml import etree
 
-from pipelines.ingest import ingest_files
-from pipelines.readers import safexml
-from pipelines.readers.base import Reject
-from pipelines.readers.registry import READERS, iter_units
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.readers import safexml
+from housestyle.pipelines.readers.base import Reject
+from housestyle.pipelines.readers.registry import READERS, iter_units
 
 from .conftest import read_all
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.ingest import ingest_files
-from pipelines.readers import scan
-from pipelines.readers.scan import Chunk, UnitScanner, Vocabulary
-from pipelines.readers.tmx import TMX_FORMAT
-from pipelines.readers.xliff12 import XLIFF12_FORMAT
+from housestyle.pipelines.ingest import ingest_files
+from housestyle.pipelines.readers import scan
+from housestyle.pipelines.readers.scan import Chunk, UnitScanner, Vocabulary
+from housestyle.pipelines.readers.tmx import TMX_FORMAT
+from housestyle.pipelines.readers.xliff12 import XLIFF12_FORMAT
 from tests.bench.gen_tmx import write_synthetic_tmx
 
 from .conftest import FIXTURES, read_all
@@ -57,8 +57,8 @@ def test_markup_that_looks_like_units_is_not_counted() -> None:
 
 
 def read_all_bytes(data: bytes) -> tuple[list, list, list]:  # type: ignore[type-arg]
-    from pipelines.readers.xmlunits import iter_xml_records
-    from pipelines.readers.base import TranslationUnit
+    from housestyle.pipelines.readers.xmlunits import iter_xml_records
+    from housestyle.pipelines.readers.base import TranslationUnit
 
     records = list(iter_xml_records(io.BytesIO(data), TMX_FORMAT, "mem.tmx"))
     return ([r for r in records if isinstance(r, TranslationUnit)],
@@ -81,7 +81,7 @@ def test_context_changes_cut_chunks_and_keep_each_units_file() -> None:
     assert scanner.units == 3 and scanner.foreign == 1  # the group redeclares the default namespace
     assert [len(c.spans) for c in chunks] == [1, 1, 1]  # a chunk never spans a context change
     assert b'<group id="g">' in chunks[1].context.open and chunks[2].context.open.count(b"<file") == 1
-    from pipelines.readers.xmlunits import iter_xml_records
+    from housestyle.pipelines.readers.xmlunits import iter_xml_records
 
     units = [r for r in iter_xml_records(io.BytesIO(data), XLIFF12_FORMAT, "two.xlf") if hasattr(r, "tgt_lang")]
     assert [(u.unit_id, u.tgt_lang, u.line) for u in units] == [("a1", "fr", 4), ("a2", "fr", 5), ("b1", "de", 9)]
@@ -116,7 +116,7 @@ def test_lines_stay_exact_past_65535(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_workers_give_exactly_the_in_process_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     name: str) -> None:
     monkeypatch.setattr(scan, "CHUNK_BYTES", 200)  # a job every unit or two
-    monkeypatch.setattr("pipelines.ingest.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("housestyle.pipelines.ingest.PARALLEL_MIN_BYTES", 0)
     path = FIXTURES / name
     ingest_files([path], client="c", out_dir=tmp_path / "par", workers=2)
     ingest_files([path], client="c", out_dir=tmp_path / "seq", workers=1)

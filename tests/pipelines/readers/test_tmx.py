@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.readers.base import TranslationUnit, parse_tmx_date
-from pipelines.readers.registry import READERS
+from housestyle.pipelines.readers.base import TranslationUnit, parse_tmx_date
+from housestyle.pipelines.readers.registry import READERS
 
 from .conftest import read_all
 
@@ -83,8 +83,8 @@ def test_wrong_root_is_an_error(fixtures: Path, tmp_path: Path) -> None:
 
 
 def test_precomputed_unit_hash_matches_the_ingest_key(fixtures: Path) -> None:
-    from pipelines.langtags import try_normalise
-    from pipelines.unit_hash import unit_hash
+    from housestyle.pipelines.langtags import try_normalise
+    from housestyle.pipelines.unit_hash import unit_hash
 
     units = [u for u in read_all(fixtures / "multilingual.tmx")[0] if u.target is not None]
     assert units and all(u.unit_hash for u in units)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from pipelines.readers.registry import READERS, reader_for, sniff_xliff_version
+from housestyle.pipelines.readers.registry import READERS, reader_for, sniff_xliff_version
 
 from .conftest import read_all
 

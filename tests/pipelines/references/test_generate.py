@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.generation.cache import GenerationCache
-from pipelines.generation.openai_compat import OpenAICompatBackend
-from pipelines.metaeval.metrics import ReferenceSet
-from pipelines.references.generate import (
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.openai_compat import OpenAICompatBackend
+from housestyle.pipelines.metaeval.metrics import ReferenceSet
+from housestyle.pipelines.references.generate import (
     generate_references,
     load_reference_set,
     read_references,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipelines.references.parse import parse_candidates
+from housestyle.pipelines.references.parse import parse_candidates
 
 
 def test_numbered_list_after_the_prompt_prefix() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU
 
-from pipelines.references.selfbleu import select, self_bleu
+from housestyle.pipelines.references.selfbleu import select, self_bleu
 
 CANDS = ["The cat sat on the mat today.", "The cat sat on the mat today!", "A feline rested upon the rug.",
          "Today my pet relaxed on a carpet."]

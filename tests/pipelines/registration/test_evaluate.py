@@ -9,11 +9,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import FrozenRegistrationChangedError
-from pipelines.registration.evaluate import evaluate, set_directory
-from pipelines.registration.freeze import freeze_registration, read_spec
-from pipelines.registration.verdict import EVALUATION_FILE, verdict_line
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import FrozenRegistrationChangedError
+from housestyle.pipelines.registration.evaluate import evaluate, set_directory
+from housestyle.pipelines.registration.freeze import freeze_registration, read_spec
+from housestyle.pipelines.registration.verdict import EVALUATION_FILE, verdict_line
 from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
@@ -132,7 +132,7 @@ def test_heldout_agreement_gate_is_automatic_and_counts_only_scored_rules(
 def test_counting_rules_3_let_only_scored_rules_recover_gold(reg_dir: Path, tmp_path: Path) -> None:
     """Under /3 (frozen now) a `suggested` rule recovers nothing; a registration frozen under /2 keeps
     counting it, as it froze (the evaluator implements every id)."""
-    from pipelines.registration.model import COUNTING_RULES, COUNTING_RULES_V2_ID
+    from housestyle.pipelines.registration.model import COUNTING_RULES, COUNTING_RULES_V2_ID
 
     suggested = _term("fever", "fièvre")
     suggested.status = "suggested"
@@ -141,7 +141,7 @@ def test_counting_rules_3_let_only_scored_rules_recover_gold(reg_dir: Path, tmp_
     assert evaluate(reg_dir, set_dir, UNITS).gate("recall_dev").value == 0.25  # air mass only: 1 of 4
     frozen = json.loads((reg_dir / "registration.json").read_text(encoding="utf-8"))
     assert frozen["counting_rules"]["id"] == "housestyle-gold-counting/3"
-    from pipelines.registration.model import recovery_statuses
+    from housestyle.pipelines.registration.model import recovery_statuses
 
     assert recovery_statuses(COUNTING_RULES_V2_ID) is None  # /1 and /2: every rule of the set recovers
     assert recovery_statuses(frozen["counting_rules"]["id"]) == ("candidate", "validated")

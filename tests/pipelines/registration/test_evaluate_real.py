@@ -12,16 +12,16 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.rules.io import write_conventions
-from pipelines.conventions.model import Convention
-from pipelines.registration.evaluate import evaluate
-from pipelines.registration.gold import (
+from housestyle.pipelines.rules.io import write_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.evaluate import evaluate
+from housestyle.pipelines.registration.gold import (
     load_gold_conventions,
     load_term_pairs,
     pairs_as_conventions,
 )
-from pipelines.splits import read_splits, split_units
-from pipelines.registration.terms import attest_pairs
+from housestyle.pipelines.splits import read_splits, split_units
+from housestyle.pipelines.registration.terms import attest_pairs
 from tests.conftest import REPO_ROOT
 from tests.pipelines.registration.realunits import mozilla_units, tico19_units
 

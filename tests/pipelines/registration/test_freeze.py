@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import FrozenRegistrationChangedError, RegistrationError
-from pipelines.registration.freeze import (
+from housestyle.pipelines.errors import FrozenRegistrationChangedError, RegistrationError
+from housestyle.pipelines.registration.freeze import (
     changes_of,
     freeze_registration,
     load_registration,

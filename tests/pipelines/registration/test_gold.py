@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import MalformedFileError, UnsafeXmlError
-from pipelines.registration.fold import contains_bounded, fold
-from pipelines.registration.gold import (
+from housestyle.pipelines.errors import MalformedFileError, UnsafeXmlError
+from housestyle.pipelines.registration.fold import contains_bounded, fold
+from housestyle.pipelines.registration.gold import (
     load_gold_conventions,
     load_term_pairs,
     primary_lang,

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import InputError
-from pipelines.registration.review import (
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.registration.review import (
     precision_gate,
     read_review,
     review_sample,

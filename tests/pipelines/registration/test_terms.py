@@ -6,10 +6,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.conventions.model import Convention
-from pipelines.registration.gold import load_term_pairs, pairs_as_conventions
-from pipelines.splits import read_splits, split_units
-from pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.registration.gold import load_term_pairs, pairs_as_conventions
+from housestyle.pipelines.splits import read_splits, split_units
+from housestyle.pipelines.registration.terms import attest_pairs, recovered_pairs, term_recall
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "registration"
 

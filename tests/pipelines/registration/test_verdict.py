@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipelines.registration.verdict import GateResult, decide, every_scored_validated
+from housestyle.pipelines.registration.verdict import GateResult, decide, every_scored_validated
 
 LADDER = ["zero-curation mining", "same-domain scaling only", "assisted authoring, not zero-curation mining"]
 

@@ -12,12 +12,12 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.cell.rich_text import CellRichText
 
-from pipelines.conventions.model import Convention
-from pipelines.conventionset.decisions import identity_of
-from pipelines.errors import InputError
-from pipelines.review.decide import decisions_from_rows, review_frame
-from pipelines.review.packet import PACKET_COLUMNS, build_packet, display_forms, write_csv
-from pipelines.review.xlsx import read_packet, write_xlsx
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventionset.decisions import identity_of
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.review.decide import decisions_from_rows, review_frame
+from housestyle.pipelines.review.packet import PACKET_COLUMNS, build_packet, display_forms, write_csv
+from housestyle.pipelines.review.xlsx import read_packet, write_xlsx
 
 FEVER = Convention(dimension="term:fever", rule="term", src="fever", expected_terms=[r"\bfièvres?\b"], regex=True,
                    src_lang="en", tgt_lang="fr", support=2, consistency=0.67, match_mode="caseless")

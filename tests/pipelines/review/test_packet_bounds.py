@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from pipelines.errors import InputError
-from pipelines.review.packet_bounds import MAX_PACKET_MEMBERS, MAX_PACKET_UNCOMPRESSED
-from pipelines.review.xlsx import read_packet
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.review.packet_bounds import MAX_PACKET_MEMBERS, MAX_PACKET_UNCOMPRESSED
+from housestyle.pipelines.review.xlsx import read_packet
 
 HEADER = ["convention_id", "decision", "expected_terms", "wrong_variants", "comment", "reviewer", "reviewer_role"]
 

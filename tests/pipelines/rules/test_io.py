@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.rules.io import load_conventions, write_conventions
-from pipelines.errors import ConventionError, InputError
+from housestyle.pipelines.rules.io import load_conventions, write_conventions
+from housestyle.pipelines.errors import ConventionError, InputError
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 

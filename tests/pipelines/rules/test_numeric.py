@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import check_item
 
 FR = Convention(dimension="number:fr", rule="numeric", params={"decimal": ",", "group": ["\u202f", "\u00a0"]})
 
@@ -79,9 +79,9 @@ def test_ranges_and_ratios_are_two_quantities_in_the_target_format() -> None:
 
 def test_the_number_grammar_is_shared() -> None:
     """The rule, the miner and the judge read numbers with the same module."""
-    from pipelines.judge import adequacy
-    from pipelines.mining import numeric as mined
-    from pipelines.rules import numeric, numbers
+    from housestyle.pipelines.judge import adequacy
+    from housestyle.pipelines.mining import numeric as mined
+    from housestyle.pipelines.rules import numeric, numbers
 
     assert numeric.grammar_numbers is numbers.source_numbers
     assert mined.source_numbers is numbers.source_numbers

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.placeholder import MARKUP_PATTERN
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.placeholder import MARKUP_PATTERN
+from housestyle.pipelines.scoring.check import check_item
 
 CONV = Convention(dimension="placeholder:integrity", rule="placeholder",
                   params={"patterns": [r"\{\d+\}", r"%\(\w+\)s"]})
@@ -43,7 +43,7 @@ def test_a_token_the_output_adds_fails_also_where_the_source_has_none() -> None:
 def test_without_src_every_segment_is_scored_whatever_the_output() -> None:
     """The denominator is a property of the sources: two systems over the same sources are scored on
     the same items, whether or not their outputs hold tokens."""
-    from pipelines.scoring.engine import score_systems
+    from housestyle.pipelines.scoring.engine import score_systems
 
     sources = {"a": "Hello there.", "b": "Open {0}", "c": "Plain text"}
     clean = {"a": "Bonjour.", "b": "Ouvrir {0}", "c": "Texte"}

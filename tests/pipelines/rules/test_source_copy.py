@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import check_item
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import check_item
 
 URLS = Convention(dimension="copy:urls", rule="source_copy", src=r"https?://\S+", src_regex=True)
 

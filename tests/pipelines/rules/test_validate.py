@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.conventions.regex_guard import slow_patterns, static_problem
-from pipelines.rules.validate import validate_convention, validate_conventions
-from pipelines.errors import ConventionError
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.regex_guard import slow_patterns, static_problem
+from housestyle.pipelines.rules.validate import validate_convention, validate_conventions
+from housestyle.pipelines.errors import ConventionError
 
 
 def conv(**kw: object) -> Convention:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
-from pipelines.errors import ConfigError
-from pipelines.scoring.adequacy import adequacy_table
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.scoring.adequacy import adequacy_table
 
 SRC = {"a": "x", "b": "y", "c": "z"}
 REF1 = {"a": "le chat est sur le tapis", "b": "il pleut beaucoup", "c": "bonjour à tous"}

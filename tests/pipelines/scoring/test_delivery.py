@@ -9,12 +9,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.conventions.model import Convention
-from pipelines.errors import InputError
-from pipelines.scoring.builtin import builtin_conventions
-from pipelines.scoring.check import check_item
-from pipelines.scoring.delivery import load_segments_at
-from pipelines.scoring.runs import run_scoring
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.scoring.builtin import builtin_conventions
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.delivery import load_segments_at
+from housestyle.pipelines.scoring.runs import run_scoring
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring" / "delivery"
 XLIFF = """<?xml version="1.0" encoding="UTF-8"?>

@@ -8,10 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.rules.io import load_conventions
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
-from pipelines.segments import load_segments
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
+from housestyle.pipelines.segments import load_segments
 
 REPO = Path(__file__).resolve().parents[3]
 DEMO = REPO / "inbox" / "demo"

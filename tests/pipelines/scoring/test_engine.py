@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.model import Convention
-from pipelines.rules.placeholder import MARKUP_PATTERN
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.placeholder import MARKUP_PATTERN
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
 
 WORDS = [
     "air", "chair", "Air", "AIR", "masse", "d'air", "d’air", "masse d'air", "COVID-19", "covid", "le", "la",

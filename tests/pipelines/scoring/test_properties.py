@@ -8,9 +8,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.conventions.model import Convention
-from pipelines.scoring.check import applies, check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.scoring.check import applies, check_item
+from housestyle.pipelines.scoring.engine import score_systems
 from tests.pipelines.scoring.test_engine import conventions, text_st
 
 

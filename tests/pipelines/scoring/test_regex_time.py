@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.conventions.timed_regex import DEFAULT_TIMEOUT_S, MAX_FAST_TEXT, TimedPattern, per_start_cost
-from pipelines.errors import ConventionError
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.timed_regex import DEFAULT_TIMEOUT_S, MAX_FAST_TEXT, TimedPattern, per_start_cost
+from housestyle.pipelines.errors import ConventionError
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
 
 # `\s+$` against 100,000 spaces took 44.6 s with plain `re` (issue 19)
 SPACES = " " * 100_000 + "x"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipelines.conventions.model import Convention
-from pipelines.mining.inflection import alternatives
-from pipelines.scoring.report_differ import _example_row
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.inflection import alternatives
+from housestyle.pipelines.scoring.report_differ import _example_row
 
 
 def test_a_missing_regex_entry_is_shown_by_its_literal_forms() -> None:

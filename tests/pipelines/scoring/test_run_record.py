@@ -15,10 +15,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError, OutputError
-from pipelines.scoring.report import write_report
-from pipelines.scoring.run_record import TABLE_FILES, open_run
-from pipelines.scoring.runs import acknowledge_run, run_scoring, store_run
+from housestyle.pipelines.errors import InputError, OutputError
+from housestyle.pipelines.scoring.report import write_report
+from housestyle.pipelines.scoring.run_record import TABLE_FILES, open_run
+from housestyle.pipelines.scoring.runs import acknowledge_run, run_scoring, store_run
 from tests.conftest import REPO_ROOT, fill_disk
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
@@ -91,7 +91,7 @@ def _big_inputs(folder: Path, text: str) -> tuple[Path, Path, Path]:
 SCORE_CHILD = (
     "import sys\n"
     "from pathlib import Path\n"
-    "from pipelines.scoring.runs import run_scoring\n"
+    "from housestyle.pipelines.scoring.runs import run_scoring\n"
     "c, s, m, out = map(Path, sys.argv[1:5])\n"
     "run_scoring(c, s, {'mt': m}, [], out)\n"
 )
@@ -127,7 +127,7 @@ def test_a_run_killed_mid_write_is_refused_and_not_acknowledged(tmp_path: Path) 
     with pytest.raises(InputError, match="incomplete scoring run"):
         open_run(out)
     assert not (out / "report.html").exists()  # the old report is withdrawn with the old record
-    done = subprocess.run([sys.executable, "-m", "assets.cli", "audit", "--ack", str(out), "--by", "Ana"],
+    done = subprocess.run([sys.executable, "-m", "housestyle.assets.cli", "audit", "--ack", str(out), "--by", "Ana"],
                           cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "incomplete scoring run" in done.stderr

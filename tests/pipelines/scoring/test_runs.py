@@ -8,10 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.rules.io import load_conventions
-from pipelines.scoring.audit import audit_status
-from pipelines.scoring.report import highlight
-from pipelines.scoring.runs import acknowledge_run, run_scoring, score_into_set, store_run
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.scoring.audit import audit_status
+from housestyle.pipelines.scoring.report import highlight
+from housestyle.pipelines.scoring.runs import acknowledge_run, run_scoring, score_into_set, store_run
 from tests.conftest import write_sealed_set
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.conventions.folding import fold_text
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.errors import ConventionError
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.conventions.folding import fold_text
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.errors import ConventionError
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring"
 SOURCE = "An air mass will cross the region on Saturday morning."

@@ -6,9 +6,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.scoring.differ import NOT_APPLICABLE, OPEN, SETTLED, dimension_order, settled_totals
-from pipelines.scoring.engine import SCORES_SCHEMA, dimension_table
-from pipelines.scoring.summary import adequacy_references, system_summary
+from housestyle.pipelines.scoring.differ import NOT_APPLICABLE, OPEN, SETTLED, dimension_order, settled_totals
+from housestyle.pipelines.scoring.engine import SCORES_SCHEMA, dimension_table
+from housestyle.pipelines.scoring.summary import adequacy_references, system_summary
 
 
 def scores_of(rows: list[tuple[str, str, str, str, int, int]]) -> pl.DataFrame:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.rules.io import load_conventions
-from pipelines.conventions.model import Convention
-from pipelines.rules.registry import is_vacuous
-from pipelines.scoring.check import check_item
-from pipelines.scoring.engine import score_systems
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.rules.registry import is_vacuous
+from housestyle.pipelines.scoring.check import check_item
+from housestyle.pipelines.scoring.engine import score_systems
 
 ROWS = [
     '{"dimension": "term:air", "rule": "term", "src": "air", "wrong_variants": ["atmosphère"]}',

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from pipelines.rules.io import load_conventions
-from pipelines.scoring.ignores import append_ignores, read_ignores
-from pipelines.scoring.issues import read_ignore_marks
-from pipelines.scoring.runs import run_scoring
-from pipelines.scoring.verdicts import readable
+from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.scoring.ignores import append_ignores, read_ignores
+from housestyle.pipelines.scoring.issues import read_ignore_marks
+from housestyle.pipelines.scoring.runs import run_scoring
+from housestyle.pipelines.scoring.verdicts import readable
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "scoring" / "adoption"
 
@@ -111,7 +111,7 @@ def test_issues_xlsx_is_text_and_its_ignores_stick(run_dir: Path, tmp_path: Path
 
 
 def test_an_unknown_ignore_mark_names_the_row(run_dir: Path, tmp_path: Path) -> None:
-    from pipelines.errors import InputError
+    from housestyle.pipelines.errors import InputError
 
     book = load_workbook(run_dir / "issues.xlsx")
     sheet = book["issues"]
@@ -123,7 +123,7 @@ def test_an_unknown_ignore_mark_names_the_row(run_dir: Path, tmp_path: Path) -> 
 
 
 def test_new_ignores_or_another_threshold_make_another_run(tmp_path: Path) -> None:
-    from pipelines.scoring.runs import plan_run
+    from housestyle.pipelines.scoring.runs import plan_run
 
     ignores = tmp_path / "ignores.parquet"
 
