@@ -8,9 +8,16 @@ packet's default size (every status but ``suggested``). Corpora: TICO-19 en→fr
 splits (both ways), Mozilla VPN XLIFF, Mozilla fomo PO (a held-out probe: measured, nothing tuned on
 it), and ../shared/data/po-corpora (Django, Wagtail, Plone, Sphinx; fr and de) on seeded halves.
 
+TICO also scores the generic system (the WMT21 Fairseq output, detokenised, keyed by TMX tuid:
+inbox/demo/systems/fairseq.jsonl, built from ../shared/data/wmt21-terminology-enfr) on the same held-out
+sources with the same rules, and reports approved − generic per kind. Attested-gold recall (issue 25's
+definition, ``tests.eval.term_gold_recall.attested_recall`` on the mined half's units): TICO against the
+Facebook en→fr CSV, the Mozilla corpora against the Mozilla TBX; counted over the rules a run scores
+(candidate/validated) and over all rules (``suggested`` included).
+
 Options: ``--only NAME[,NAME]`` (substring of the case names), ``--both-folds`` (also mine B and score
-A on the seeded corpora), ``--out FILE`` (default tests/bench/results/heldout_<date>.md), ``--label``.
-Not measured here (yet): the generic system's pass rate and attested-gold recall.
+A on the seeded corpora), ``--out FILE`` (default tests/bench/results/heldout_<date>.md), ``--label``,
+``--failures DIR`` (write each case's held-out failures of scored rules, approved output, to DIR/<case>.parquet).
 """
 
 from __future__ import annotations
@@ -30,12 +37,14 @@ from typing import Any
 
 import polars as pl
 
-from housestyle.pipelines.conventions.io import load_conventions
+from housestyle.pipelines.rules.io import load_conventions
 from housestyle.pipelines.conventions.statuses import SCORED_STATUSES, select_statuses
 from housestyle.pipelines.ingest import ingest_files
 from housestyle.pipelines.mining.corpus import corpus_from_units
 from housestyle.pipelines.scoring.engine import score_systems
+from housestyle.pipelines.segments import load_segments
 from tests.conftest import REPO_ROOT, find_shared_data
+from tests.eval.term_gold_recall import attested_recall, csv_pairs, tbx_pairs
 
 SEED = "bench-heldout-1"
 
@@ -48,6 +57,8 @@ class Case:
     splits: dict[str, list[str]] | None = None  # None: seeded halves A/B of the ingested units
     mine_split: str = "A"
     score_split: str = "B"
+    generic: Path | None = None  # generic-system outputs keyed by unit id (TICO: Fairseq)
+    gold: Path | None = None  # gold terminology for attested recall (.csv: TICO CSV; .tbx)
 
 
 def seeded_halves(unit_ids: list[str]) -> dict[str, list[str]]:
@@ -65,8 +76,9 @@ def cases(data: Path, both_folds: bool) -> list[Case]:
         splits = json.loads((REPO_ROOT / "inbox" / "demo" / "splits.json").read_text())
         ids = {k: list(v["unit_id"]) for k, v in splits.items()}
         tmx = [tico / "TM" / "all.en-fr.tmx"]
-        out += [Case("tico en-fr test→dev", tmx, "fr", ids, "test", "dev"),
-                Case("tico en-fr dev→test", tmx, "fr", ids, "dev", "test")]
+        generic, gold = REPO_ROOT / "inbox" / "demo" / "systems" / "fairseq.jsonl", tico / "terminologies" / "f_en-fr_XX.csv"
+        out += [Case("tico en-fr test→dev", tmx, "fr", ids, "test", "dev", generic, gold),
+                Case("tico en-fr dev→test", tmx, "fr", ids, "dev", "test", generic, gold)]
     seeded: list[tuple[str, list[Path], str]] = []
     moz = data / "mozilla-fr"
     if moz.is_dir():
@@ -78,10 +90,12 @@ def cases(data: Path, both_folds: bool) -> list[Case]:
             files = sorted(package.rglob(f"{lang}/LC_MESSAGES/*.po"))
             if files:
                 seeded.append((f"{package.name.split('-')[0]} po {lang}", files, lang))
+    tbx = moz / "terminology_management" / "terminology" / "fr.tbx"
     for name, files, lang in seeded:
-        out.append(Case(name, files, lang))
+        gold_file = tbx if name.startswith("mozilla") and tbx.is_file() else None
+        out.append(Case(name, files, lang, gold=gold_file))
         if both_folds:
-            out.append(Case(name + " (B→A)", files, lang, None, "B", "A"))
+            out.append(Case(name + " (B→A)", files, lang, None, "B", "A", gold=gold_file))
     return out
 
 
@@ -97,7 +111,23 @@ def mine(tm_units: Path, splits: Path, split: str, tgt: str, out: Path) -> tuple
     return float(wall), int(rss), mined
 
 
-def run_case(case: Case, work: Path) -> dict[str, Any]:
+def gold_recall(case: Case, units: pl.DataFrame, mined_ids: list[str], conventions: list[Any]) -> dict[str, Any] | None:
+    """Attested-gold recall on the mined half: over the scored rules and over all rules."""
+    if case.gold is None:
+        return None
+    pairs = csv_pairs(case.gold) if case.gold.suffix == ".csv" else tbx_pairs(case.gold)
+    mined = units.filter(pl.col("unit_id").is_in(mined_ids) & pl.col("target").is_not_null()).unique("unit_id")
+    terms = pl.DataFrame([{"src": c.src or "", "expected_terms": c.expected_terms, "regex": c.regex, "status": c.status}
+                          for c in conventions if c.rule == "term" and c.expected_terms],
+                         schema={"src": pl.Utf8, "expected_terms": pl.List(pl.Utf8), "regex": pl.Boolean, "status": pl.Utf8})
+    out: dict[str, Any] = {"gold": case.gold.name}
+    for label, rows in (("scored", terms.filter(pl.col("status").is_in(list(SCORED_STATUSES)))), ("all", terms)):
+        att, rec, missed = attested_recall(pairs, mined["source"].to_list(), mined["target"].to_list(), rows)
+        out[label] = {"attested": att, "recalled": rec, "recall": round(rec / att, 3) if att else None, "missed": missed}
+    return out
+
+
+def run_case(case: Case, work: Path, failures_dir: Path | None = None) -> dict[str, Any]:
     ingest_files(case.files, client="bench", out_dir=work)
     units = pl.read_parquet(work / "tm_units.parquet")
     splits = case.splits or seeded_halves(sorted(units["unit_id"].to_list()))
@@ -110,21 +140,47 @@ def run_case(case: Case, work: Path) -> dict[str, Any]:
     held = corpus_from_units(units.filter(pl.col("unit_id").is_in(splits[case.score_split])), "en", case.tgt)
     ids = list(held.unit_ids)
     scored, _ = select_statuses(conventions, SCORED_STATUSES)
-    table = score_systems(scored, dict(zip(ids, held.sources)), {"approved": dict(zip(ids, held.targets))}).scores
-    by_kind = table.group_by("rule").agg(pl.col("scored").sum(), pl.col("passed").sum()).sort("rule")
+    systems = {"approved": dict(zip(ids, held.targets))}
+    if case.generic is not None:
+        generic = load_segments(case.generic)
+        systems["generic"] = {i: generic[i] for i in ids if i in generic}
+    result = score_systems(scored, dict(zip(ids, held.sources)), systems)
+    table = result.scores
+    by_kind = table.group_by("system", "rule").agg(pl.col("scored").sum(), pl.col("passed").sum()).sort("rule")
+    if failures_dir is not None:
+        failures_dir.mkdir(parents=True, exist_ok=True)
+        rules = pl.DataFrame([{"convention_id": c.convention_id, "src": c.src, "expected": c.expected_terms,
+                               "status": c.status} for c in scored],
+                             schema={"convention_id": pl.Utf8, "src": pl.Utf8, "expected": pl.List(pl.Utf8), "status": pl.Utf8})
+        fails = result.failures.filter((pl.col("system") == "approved") & pl.col("error").is_null())
+        fails.join(rules, on="convention_id", how="left").write_parquet(failures_dir / f"{_slug(case.name)}.parquet")
     statuses = Counter((c.rule, c.status) for c in conventions)
     kinds: dict[str, dict[str, Any]] = {}
     for rule in sorted({c.rule for c in conventions}):
-        row = by_kind.filter(pl.col("rule") == rule)
-        items = int(row["scored"][0]) if row.height else 0
-        passed = int(row["passed"][0]) if row.height else 0
+        items, rate = _rate(by_kind, "approved", rule)
         kinds[rule] = {"statuses": {s: n for (r, s), n in sorted(statuses.items()) if r == rule}, "items": items,
-                       "pass": round(passed / items, 4) if items else None}
+                       "pass": rate}
+        if "generic" in systems:
+            g_items, g_rate = _rate(by_kind, "generic", rule)
+            kinds[rule] |= {"generic_items": g_items, "generic_pass": g_rate,
+                            "gap": round(rate - g_rate, 4) if rate is not None and g_rate is not None else None}
     return {"case": case.name, "mined_on": f"{case.mine_split} ({len(splits[case.mine_split])} units)",
             "held_out": len(ids), "wall_s": wall, "peak_mib": round(rss / 1024), "mined": mined, "kinds": kinds,
             "term_items_per_segment": round(kinds.get("term", {}).get("items", 0) / len(ids), 2) if ids else None,
             "packet": sum(1 for c in conventions if c.status != "suggested"),
-            "manifest_heldout": manifest.get("heldout")}
+            "manifest_heldout": manifest.get("heldout"),
+            "gold_recall": gold_recall(case, units, splits[case.mine_split], conventions)}
+
+
+def _rate(by_kind: pl.DataFrame, system: str, rule: str) -> tuple[int, float | None]:
+    row = by_kind.filter((pl.col("system") == system) & (pl.col("rule") == rule))
+    items = int(row["scored"][0]) if row.height else 0
+    passed = int(row["passed"][0]) if row.height else 0
+    return items, (round(passed / items, 4) if items else None)
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name).strip("_")
 
 
 def render(results: list[dict[str, Any]], label: str) -> str:
@@ -140,7 +196,31 @@ def render(results: list[dict[str, Any]], label: str) -> str:
               "|---|---|---|---|---|"]
     lines += [f"| {r['case']} | {r['term_items_per_segment']} | {r['packet']} | {r['wall_s']} | {r['peak_mib']} |"
               for r in results]
+    generic = [(r, rule, k) for r in results for rule, k in r["kinds"].items() if "generic_pass" in k]
+    if generic:
+        lines += ["", "| corpus | kind | approved items / pass | generic items / pass | approved − generic (points) |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {r['case']} | {rule} | {k['items']} / {_fmt(k['pass'])} | {k['generic_items']} / "
+                  f"{_fmt(k['generic_pass'])} | {_points(k['gap'])} |"
+                  for r, rule, k in generic]
+    gold = [r for r in results if r.get("gold_recall")]
+    if gold:
+        lines += ["", "| corpus | gold | attested | recalled, scored rules | recalled, all rules | missed by the scored rules |",
+                  "|---|---|---|---|---|---|"]
+        for r in gold:
+            g = r["gold_recall"]
+            lines.append(f"| {r['case']} | {g['gold']} | {g['scored']['attested']} | {g['scored']['recalled']} "
+                         f"({_fmt(g['scored']['recall'])}) | {g['all']['recalled']} ({_fmt(g['all']['recall'])}) | "
+                         f"{'; '.join(g['scored']['missed'][:12])}{' …' if len(g['scored']['missed']) > 12 else ''} |")
     return "\n".join(lines) + "\n"
+
+
+def _points(gap: float | None) -> str:
+    return "—" if gap is None else f"{100 * gap:.1f}"
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
 
 
 def _head() -> str:
@@ -154,6 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--both-folds", action="store_true")
     parser.add_argument("--label", default="run")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--failures", type=Path, default=None)
     args = parser.parse_args(argv)
     data = find_shared_data()
     if data is None:
@@ -165,7 +246,7 @@ def main(argv: list[str] | None = None) -> None:
             continue
         start = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="bench-heldout-") as work:
-            results.append(run_case(case, Path(work)))
+            results.append(run_case(case, Path(work), args.failures))
         print(f"{case.name}: {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
     out = args.out or REPO_ROOT / "tests" / "bench" / "results" / f"heldout_{datetime.now(UTC):%Y-%m-%d}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
