@@ -9,9 +9,7 @@ here reads gold or registrations (the isolation test checks the asset graph).
 
 # No `from __future__ import annotations`: Dagster inspects the context/resource annotations at runtime.
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -29,12 +27,11 @@ from housestyle.assets.metadata import md_counts
 from housestyle.assets.partitions import CLIENTS
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.pipelines import atomic
-from housestyle.pipelines.rules.io import load_conventions
 from housestyle.pipelines.conventionset.version import sha256_file
 from housestyle.pipelines.mining.build_set import build_set, pair_key, read_sources
 from housestyle.pipelines.conventionset.decisions import DECISIONS_FILE
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
-from housestyle.pipelines.mining.merge import Mined, MiningResult, evidence_frame, from_rows
+from housestyle.pipelines.mining.merge import Mined
 from housestyle.pipelines.mining.mine import (
     PATTERN_FAMILIES,
     RULE_FAMILIES,
@@ -44,6 +41,7 @@ from housestyle.pipelines.mining.mine import (
     term_group,
 )
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+from housestyle.pipelines.mining.results_store import load_candidates, store_candidates, stored_results
 from housestyle.pipelines.mining.term_trace import TRACE_FILE
 from housestyle.pipelines.splits import select_split
 from housestyle.pipelines.paths import client_path
@@ -64,28 +62,6 @@ def _corpora(settings: HousestyleSettings, client: str, split: str | None) -> li
     return [corpus_from_units(units, src, tgt) for src, tgt, _ in pairs]
 
 
-def _store(out_dir: Path, items: list[Mined], corpus: Corpus, extra: dict[str, Any]) -> None:
-    """One folder per language pair: candidates.jsonl (with the miner's extra fields) + evidence.parquet."""
-    pair_dir = out_dir / pair_key(corpus.src_lang, corpus.tgt_lang)
-    pair_dir.mkdir(parents=True, exist_ok=True)
-    records = []
-    for item in items:
-        record = {k: v for k, v in item.conv.to_dict().items() if k != "extra"}
-        records.append(json.dumps({**record, **item.conv.extra}, ensure_ascii=False, sort_keys=True))
-    atomic.write_text(pair_dir / "candidates.jsonl", "".join(r + "\n" for r in records))
-    atomic.write_with(pair_dir / "evidence.parquet", evidence_frame(items, corpus.unit_ids).write_parquet)
-    atomic.write_text(pair_dir / "meta.json", json.dumps(extra, ensure_ascii=False, sort_keys=True, indent=1))
-
-
-def _load(out_dir: Path, corpus: Corpus) -> tuple[list[Mined], dict[str, Any]]:
-    pair_dir = out_dir / pair_key(corpus.src_lang, corpus.tgt_lang)
-    if not (pair_dir / "candidates.jsonl").stat().st_size:
-        return [], json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
-    convs = load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
-    evidence = pl.read_parquet(pair_dir / "evidence.parquet")
-    return from_rows(convs, evidence, corpus.unit_ids), json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
-
-
 def _materialize(kind: str, counts: dict[str, int], split: str | None) -> MaterializeResult:
     return MaterializeResult(metadata={"candidates": sum(counts.values()), "split": split or "all units",
                                        "by_language_pair": md_counts(counts, "pair", kind)})
@@ -100,7 +76,7 @@ def term_candidates(context: AssetExecutionContext, settings: HousestyleSettings
     counts, suspects = {}, 0
     for corpus in _corpora(settings, client, config.split):
         items, conflicts, stats, trace = term_group(corpus, DEFAULT_PARAMS)
-        _store(out, items, corpus, {"conflicts": conflicts, "stats": stats, "split": config.split})
+        store_candidates(out, items, corpus, {"conflicts": conflicts, "stats": stats, "split": config.split})
         atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE, trace.write_parquet)
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(items)
         suspects += len(stats["suspect_units"])
@@ -114,7 +90,7 @@ def _proposers(context: AssetExecutionContext, settings: HousestyleSettings, con
     counts = {}
     for corpus in _corpora(settings, client, config.split):
         items, stats = proposer_group(corpus, families, DEFAULT_PARAMS)
-        _store(out, items, corpus, {"stats": stats, "split": config.split})
+        store_candidates(out, items, corpus, {"stats": stats, "split": config.split})
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(items)
     return _materialize("conventions", counts, config.split)
 
@@ -145,33 +121,20 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
     for corpus in _corpora(settings, client, config.split):
         mined, conflicts, stats = [], [], {"units": len(corpus)}
         for name in ("term_candidates", "pattern_candidates", "rule_candidates"):
-            items, meta = _load(client_path(settings.storage / name, client), corpus)
+            items, meta = load_candidates(client_path(settings.storage / name, client), corpus)
             mined += items
             conflicts += meta.get("conflicts", [])
             stats.update(meta.get("stats", {}))
         trace_file = client_path(settings.storage / "term_candidates", client) / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE
         result = combine(mined, conflicts, corpus.unit_ids, stats, pl.read_parquet(trace_file) if trace_file.is_file() else None)
         cross_fit(corpus, result.conventions, DEFAULT_PARAMS)  # held-out agreement, as `housestyle mine` (issue 25)
-        _store(out, [Mined(c, [], []) for c in result.conventions], corpus,
+        store_candidates(out, [Mined(c, [], []) for c in result.conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
         atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / "evidence.parquet", result.evidence.write_parquet)
         if result.term_trace is not None:
             atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE, result.term_trace.write_parquet)
         counts[f"{corpus.src_lang}→{corpus.tgt_lang}"] = len(result.conventions)
     return _materialize("conventions", counts, config.split)
-
-
-def _stored_pairs(cand_dir: Path) -> dict[str, MiningResult]:
-    """convention_candidates as stored: one merged result per language pair folder."""
-    pairs: dict[str, MiningResult] = {}
-    for pair_dir in sorted(p for p in cand_dir.iterdir() if p.is_dir()) if cand_dir.is_dir() else []:
-        conventions = (load_conventions(pair_dir / "candidates.jsonl", regex_guard=False)
-                       if (pair_dir / "candidates.jsonl").stat().st_size else [])
-        meta = json.loads((pair_dir / "meta.json").read_text(encoding="utf-8"))
-        trace = pl.read_parquet(pair_dir / TRACE_FILE) if (pair_dir / TRACE_FILE).is_file() else None
-        pairs[pair_dir.name] = MiningResult(conventions, pl.read_parquet(pair_dir / "evidence.parquet"),
-                                            meta.get("conflicts", []), meta.get("stats", {}), meta.get("suspects", []), trace)
-    return pairs
 
 
 @asset(partitions_def=CLIENTS, group_name="conventions", output_required=False, kinds={"polars", "parquet"},
@@ -187,7 +150,7 @@ def convention_set(context: AssetExecutionContext, settings: HousestyleSettings,
     `inbox/<client>/decisions.parquet` (applied last), published to `rules_out/<client>/<set_version>/` with
     `LATEST` updated."""
     client = context.partition_key
-    pairs = _stored_pairs(client_path(settings.storage / "convention_candidates", client))
+    pairs = stored_results(client_path(settings.storage / "convention_candidates", client))
     contrast = client_path(settings.storage / "negative_candidates", client, "conventions.jsonl")
     decisions = settings.client_dir(client) / DECISIONS_FILE
     sources = read_sources(contrast=[contrast] if contrast.is_file() else [],

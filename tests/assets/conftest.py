@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from dagster import RepositoryDefinition
+
 from housestyle.assets.resources import HousestyleSettings
 
 FIXTURE_CLIENT = Path(__file__).resolve().parents[1] / "fixtures" / "assets" / "client"
@@ -48,3 +50,17 @@ def settings(install_root: Path) -> HousestyleSettings:
         registrations_root=str(install_root / "registrations"),
         storage_root=str(install_root / "storage"),
     )
+
+
+def load_repository() -> RepositoryDefinition:
+    """The definitions, loaded with no current defs-state storage. An instance that Dagster enters and
+    disposes inside a run (execute_in_process) leaves its storage in Dagster's context variable (dispose()
+    does not close the instance's exit stack); once that instance is garbage-collected, loading
+    definitions fails with "Attempted to resolve undefined DagsterInstance weakref" — when depends on the
+    collector, hence the sensor tests' intermittent failures. We keep no defs state, so none is read."""
+    from dagster._core.storage.defs_state.base import set_defs_state_storage
+
+    with set_defs_state_storage(None):
+        from housestyle.assets.definitions import build_definitions
+
+        return build_definitions().get_repository_def()

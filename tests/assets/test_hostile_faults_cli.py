@@ -16,12 +16,12 @@ import pytest
 from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, SensorResult, build_sensor_context
 
 from housestyle.assets.cli import main
-from housestyle.assets.definitions import build_definitions
 from housestyle.assets.jobs import CLIENT_JOB_NAME
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.assets.run_owner import OWNER_HOST_TAG, OWNER_PID_TAG, owner_tags
 from housestyle.assets.sensors import inbox_sensor
 from housestyle.pipelines import atomic
+from tests.assets.conftest import load_repository
 from tests.conftest import REPO_ROOT, fill_disk
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"
@@ -86,7 +86,7 @@ def test_review_import_refuses_a_manifest_client_that_is_a_path(tmp_path: Path,
 
 def _tick(instance: DagsterInstance, settings: HousestyleSettings, cursor: str | None = None) -> SensorResult:
     result = inbox_sensor(build_sensor_context(instance=instance, cursor=cursor, resources={"settings": settings},
-                                               repository_def=build_definitions().get_repository_def()))
+                                               repository_def=load_repository()))
     assert isinstance(result, SensorResult)
     return result
 

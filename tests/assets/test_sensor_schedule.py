@@ -25,13 +25,13 @@ from dagster import (
     build_sensor_context,
 )
 
-from housestyle.assets.definitions import build_definitions
 from housestyle.assets.freshness import plan_refresh, record_observations
 from housestyle.assets.jobs import CLIENT_JOB_NAME
 from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.assets.schedules import daily_refresh
 from housestyle.assets.sensors import inbox_sensor
+from tests.assets.conftest import load_repository
 
 WHEN = datetime(2026, 1, 2, 3, 0, tzinfo=timezone.utc)
 DOWNSTREAM_OF_TM = {"tm_units", "tm_rejects", "term_candidates", "pattern_candidates", "rule_candidates",
@@ -50,7 +50,7 @@ def runs_use_the_test_installation(settings: HousestyleSettings, monkeypatch: py
 
 
 def repository() -> RepositoryDefinition:
-    return build_definitions().get_repository_def()
+    return load_repository()
 
 
 def tick(instance: DagsterInstance, settings: HousestyleSettings, cursor: str | None) -> SensorResult:
