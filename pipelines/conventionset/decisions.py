@@ -29,6 +29,7 @@ from housestyle.pipelines import atomic
 from housestyle.pipelines.conventions.model import Convention, canonical_json
 from housestyle.pipelines.rules.validate import validate_convention
 from housestyle.pipelines.errors import ConventionError, InputError
+from housestyle.pipelines.typed_table import read_typed_parquet
 
 DECISIONS_FILE = "decisions.parquet"
 DECISION_WORDS: tuple[str, ...] = ("accept", "reject", "edit")
@@ -124,17 +125,7 @@ def empty_decisions() -> pl.DataFrame:
 def read_decisions(path: Path) -> pl.DataFrame:
     """The decisions table (DECISIONS_SCHEMA); InputError naming the file when it is not one."""
     path = Path(path)
-    try:
-        frame = pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputError(f"not a decisions table: {exc}", path=str(path)) from None
-    missing = [c for c in DECISIONS_SCHEMA if c not in frame.columns]
-    if missing:
-        raise InputError(f"decisions table lacks columns {missing}", path=str(path))
-    try:
-        frame = frame.select(list(DECISIONS_SCHEMA)).cast(DECISIONS_SCHEMA)
-    except pl.exceptions.PolarsError as exc:
-        raise InputError(f"decisions table has columns of the wrong type: {exc}", path=str(path)) from None
+    frame = read_typed_parquet(path, DECISIONS_SCHEMA, "a decisions table")
     for index, word in enumerate(frame["decision"].to_list(), start=1):
         if word not in DECISION_WORDS:
             raise InputError(f"unknown decision {word!r} (one of {', '.join(DECISION_WORDS)})", path=str(path),

@@ -18,7 +18,7 @@ import polars as pl
 from housestyle.pipelines import atomic
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventionset.decisions import identity_of
-from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.typed_table import read_typed_parquet
 
 IGNORES_FILE = "ignores.parquet"
 ALL_SYSTEMS = "*"
@@ -38,17 +38,7 @@ def read_ignores(path: Path) -> pl.DataFrame:
     path = Path(path)
     if not path.is_file():
         return empty_ignores()
-    try:
-        frame = pl.read_parquet(path)
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputError(f"not an ignores table: {exc}", path=str(path)) from None
-    missing = [c for c in IGNORES_SCHEMA if c not in frame.columns]
-    if missing:
-        raise InputError(f"ignores table lacks columns {missing}", path=str(path))
-    try:
-        return frame.select(list(IGNORES_SCHEMA)).cast(IGNORES_SCHEMA)
-    except pl.exceptions.PolarsError as exc:
-        raise InputError(f"ignores table has columns of the wrong type: {exc}", path=str(path)) from None
+    return read_typed_parquet(path, IGNORES_SCHEMA, "an ignores table")
 
 
 def append_ignores(path: Path, rows: pl.DataFrame) -> int:
