@@ -110,17 +110,12 @@ def _client_inputs(args: argparse.Namespace) -> tuple[float, Path | None]:
 
 
 def client_folder(inbox: Path | None, client: str) -> Path:
-    """inbox/<client>/ (--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/); the name must
-    be one safe path segment."""
-    import os
-    import re
+    """inbox/<client>/ (--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/: the one resolver);
+    the name must be one safe path segment (``pipelines.paths``)."""
+    from housestyle.pipelines.paths import client_path
+    from housestyle.pipelines.project import project_folder
 
-    from housestyle.pipelines.project import resolve_project
-
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", client) or ".." in client:
-        raise ConfigError(f"client name {client!r}: one path segment of letters, digits, . _ - (no ..)")
-    root = inbox if inbox is not None else Path(os.environ.get("HOUSESTYLE_INBOX") or resolve_project() / "inbox")
-    return Path(root) / client
+    return client_path(project_folder("inbox", inbox), client, source="--client")
 
 
 def _left_out(run_dir: Path) -> str:
