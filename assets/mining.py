@@ -127,7 +127,7 @@ def convention_candidates(context: AssetExecutionContext, settings: HousestyleSe
             stats.update(meta.get("stats", {}))
         trace_file = client_path(settings.storage / "term_candidates", client) / pair_key(corpus.src_lang, corpus.tgt_lang) / TRACE_FILE
         result = combine(mined, conflicts, corpus.unit_ids, stats, pl.read_parquet(trace_file) if trace_file.is_file() else None)
-        cross_fit(corpus, result.conventions, DEFAULT_PARAMS)  # held-out agreement, as `housestyle mine` (issue 25)
+        cross_fit(corpus, result, DEFAULT_PARAMS)  # held-out agreement, as `housestyle mine` (issue 25)
         store_candidates(out, [Mined(c, [], []) for c in result.conventions], corpus,
                {"conflicts": result.conflicts, "stats": result.stats, "split": config.split, "suspects": result.suspects})
         atomic.write_with(out / pair_key(corpus.src_lang, corpus.tgt_lang) / "evidence.parquet", result.evidence.write_parquet)

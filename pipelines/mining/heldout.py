@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,14 +77,18 @@ def rule_key(conv: Convention) -> Key:
 
 
 def heldout_counts(corpus: Corpus, conventions: Sequence[Convention],
-                   mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS) -> dict[str, tuple[int, int]]:
+                   mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS,
+                   excluded: Collection[str] = ()) -> dict[str, tuple[int, int]]:
     """convention_id -> (heldout_items, heldout_passed) for every convention of ``conventions``:
-    ``mine`` runs on each fold's complement and its rules are scored on the fold's approved targets."""
+    ``mine`` runs on each fold's complement and its rules are scored on the fold's approved targets,
+    but for the ``excluded`` units (misaligned: they still count in the complement, where the miner
+    tells them again itself)."""
     wanted = {rule_key(c) for c in conventions}
     fold_ids = np.fromiter((fold_of(u, folds) for u in corpus.unit_ids), dtype=np.int64, count=len(corpus))
+    judges = np.fromiter((u not in excluded for u in corpus.unit_ids), dtype=bool, count=len(corpus))
     totals: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
     for fold in range(folds):
-        held, train = np.flatnonzero(fold_ids == fold), np.flatnonzero(fold_ids != fold)
+        held, train = np.flatnonzero((fold_ids == fold) & judges), np.flatnonzero(fold_ids != fold)
         if not len(held) or not len(train):
             continue
         rules = [c for c in mine(corpus.subset(train)) if rule_key(c) in wanted]

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.mining.anchors import anchor_trials
 from housestyle.pipelines.mining.conflicts import dimension_conflicts
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
 from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts
@@ -84,7 +85,8 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     log_memory("term pass one")
     terms = mine_terms(corpus, params, cache)
     log_memory("term pass one done")
-    suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
+    anchors = anchor_trials(corpus.sources, corpus.targets) if params.suspect_alpha > 0 else None
+    suspects = find_suspects(terms.evidence, params.suspect_alpha, anchors) if params.suspect_alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])
@@ -144,15 +146,19 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS, *, heldou
     their kind's bar are ``suggested``."""
     result = _mine_all(corpus, params)
     if heldout:
-        cross_fit(corpus, result.conventions, params)
+        cross_fit(corpus, result, params)
     return result
 
 
-def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParams = DEFAULT_PARAMS) -> None:
+def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAULT_PARAMS) -> None:
     """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
-    every family re-mined on each fold's complement (``heldout``)."""
-    if conventions:
-        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions))
+    every family re-mined on each fold's complement (``heldout``). The units the mining found
+    misaligned (``result.suspects``) judge no rule: their targets translate another source."""
+    if result.conventions:
+        misaligned = {str(row["unit_id"]) for row in result.suspects}
+        counts = heldout_counts(corpus, result.conventions, lambda part: _mine_all(part, params).conventions,
+                                excluded=misaligned)
+        apply_heldout(result.conventions, counts)
         log_memory("held-out done")
 
 

@@ -31,7 +31,8 @@ from housestyle.pipelines.mining.merge import EVIDENCE_ORDER, EVIDENCE_SCHEMA, M
 from housestyle.pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
 from housestyle.pipelines.paths import client_path
 
-SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "p_value": pl.Float64}
+SUSPECT_SCHEMA = {"unit_id": pl.Utf8, "rules_in_scope": pl.Int64, "rules_failed": pl.Int64, "anchors_in_scope": pl.Int64,
+                  "anchors_failed": pl.Int64, "p_value": pl.Float64}
 CONFLICT_SCHEMA = {"kind": pl.Utf8, "dimension": pl.Utf8, "src": pl.Utf8, "resolved": pl.Boolean, "renderings": pl.Utf8}
 
 

@@ -1,13 +1,15 @@
 """Units whose target does not translate their source (misaligned TM rows), told by the mined term
-rules' own counter-evidence, so term rules can be mined again without them.
+rules' own counter-evidence and by the numbers and names the target fails to keep (``anchors``),
+so term rules can be mined again without them and the cross-fit does not judge rules on them.
 
 TMs exported from aligned documents can hold runs of rows that pair a target sentence with another
 source sentence. In TICO-19 en→fr, most of one PubMed document is such a run. A misaligned unit
 fails most of the term rules its source triggers, and that is the test. Were the unit an ordinary
 one, each rule in scope for it would fail independently with the rule's rule-of-succession failure
 rate, (counter + 1) / (units + 2): a rule seen in one unit may well fail, one seen in 200 seldom
-does. The unit is suspect when the Poisson-binomial probability of failing at least as many of its
-rules as it does is below ``suspect_alpha``. Suspects are reported (``suspect_units.parquet``),
+does. Each anchor of the source is one more trial (its rate: ``anchors.anchor_trials``). The unit
+is suspect when the Poisson-binomial probability of failing at least as many of its trials as it
+does is below ``suspect_alpha``. Suspects are reported (``suspect_units.parquet``),
 never dropped silently, and only the term rules leave them out: pattern and rule families keep
 measuring every unit, so a misaligned unit still shows as their counter-example.
 """
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from housestyle.pipelines.mining.anchors import Trials
+
 
 @dataclass(frozen=True, slots=True)
 class Suspect:
@@ -26,9 +30,12 @@ class Suspect:
     in_scope: int  # term rules whose source term the unit's source holds
     failed: int  # ... whose rendering its target lacks
     p_value: float
+    anchors_in_scope: int = 0  # numbers and names of the source (anchors.py)
+    anchors_failed: int = 0  # ... its target does not keep
 
     def row(self, unit_ids: Sequence[str]) -> dict[str, object]:
         return {"unit_id": unit_ids[self.index], "rules_in_scope": self.in_scope, "rules_failed": self.failed,
+                "anchors_in_scope": self.anchors_in_scope, "anchors_failed": self.anchors_failed,
                 "p_value": self.p_value}
 
 
@@ -45,40 +52,57 @@ def tail_probability(probabilities: Sequence[float], k: int) -> float:
     return float(min(1.0, dist[k:].sum()))
 
 
-def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
-                  alpha: float) -> list[Suspect]:
-    """Units failing improbably many of the rules in scope for them (``evidence``: rule id →
-    (evidence unit indices, counter-example unit indices)), by unit index.
-
-    Only units failing some rule can be suspect, so only their (unit, rule rate) pairs are
-    gathered, rule by rule, as arrays: no per-unit list of every unit of the TM. Each unit's rates
-    keep the order of the rules (the tail probability is computed in that order)."""
-    rules = [(np.asarray(passing, dtype=np.int64), np.asarray(failing, dtype=np.int64))
-             for passing, failing in evidence.values()]
-    size = max((int(part.max()) + 1 for rule in rules for part in rule if part.size), default=0)
-    failed = np.zeros(size, dtype=np.int64)
-    for _, failing in rules:
-        np.add.at(failed, failing, 1)
-    candidate = failed > 0
+def rule_trials(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]]) -> Trials:
+    """One trial per (unit, rule in scope for it), with the rule's rule-of-succession failure rate,
+    (counter + 1) / (units + 2)."""
     units: list[np.ndarray] = []
     rates: list[np.ndarray] = []
-    for passing, failing in rules:
-        rate = (len(failing) + 1) / (len(passing) + len(failing) + 2)
-        for part in (passing, failing):
-            inside = part[candidate[part]]
-            units.append(inside)
-            rates.append(np.full(inside.size, rate))
+    fails: list[np.ndarray] = []
+    for passing, failing in evidence.values():
+        passing, failing = np.asarray(passing, dtype=np.int64), np.asarray(failing, dtype=np.int64)
+        rate = (failing.size + 1) / (passing.size + failing.size + 2)
+        for part, failed in ((passing, False), (failing, True)):
+            units.append(part)
+            rates.append(np.full(part.size, rate))
+            fails.append(np.full(part.size, failed))
     if not units:
+        return Trials.empty()
+    return Trials(np.concatenate(units), np.concatenate(rates), np.concatenate(fails))
+
+
+def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
+                  alpha: float, anchors: Trials | None = None) -> list[Suspect]:
+    """Units failing improbably many of their trials — the rules in scope for them (``evidence``:
+    rule id → (evidence unit indices, counter-example unit indices)) and, when given, the anchors
+    their source holds — by unit index.
+
+    Only units failing some trial can be suspect, so only their trials are kept, as arrays: no
+    per-unit list of every unit of the TM. Each unit's trials keep their order (rules in rule
+    order, then anchors), the order the tail probability is computed in."""
+    rules = rule_trials(evidence)
+    extra = anchors if anchors is not None else Trials.empty()
+    unit_of = np.concatenate([rules.unit, extra.unit])
+    if not unit_of.size:
         return []
-    unit_of, rate_of = np.concatenate(units), np.concatenate(rates)
+    rate_of = np.concatenate([rules.rate, extra.rate])
+    failed_of = np.concatenate([rules.failed, extra.failed])
+    is_anchor = np.r_[np.zeros(rules.unit.size, dtype=bool), np.ones(extra.unit.size, dtype=bool)]
+    failing_units = np.zeros(int(unit_of.max()) + 1, dtype=bool)
+    failing_units[unit_of[failed_of]] = True
+    inside = failing_units[unit_of]
+    unit_of, rate_of, failed_of, is_anchor = unit_of[inside], rate_of[inside], failed_of[inside], is_anchor[inside]
     order = np.argsort(unit_of, kind="stable")
-    unit_of, rate_of = unit_of[order], rate_of[order]
-    starts = np.flatnonzero(np.r_[True, unit_of[1:] != unit_of[:-1]]) if unit_of.size else np.zeros(0, dtype=np.int64)
+    unit_of, rate_of, failed_of, is_anchor = unit_of[order], rate_of[order], failed_of[order], is_anchor[order]
+    if not unit_of.size:
+        return []
+    starts = np.flatnonzero(np.r_[True, unit_of[1:] != unit_of[:-1]])
     ends = np.r_[starts[1:], unit_of.size]
     out = []
     for start, end in zip(starts.tolist(), ends.tolist()):
-        i = int(unit_of[start])
-        p_value = tail_probability(rate_of[start:end].tolist(), int(failed[i]))
+        failed = failed_of[start:end]
+        anchor = is_anchor[start:end]
+        p_value = tail_probability(rate_of[start:end].tolist(), int(failed.sum()))
         if p_value < alpha:
-            out.append(Suspect(i, end - start, int(failed[i]), p_value))
+            out.append(Suspect(int(unit_of[start]), int((~anchor).sum()), int((failed & ~anchor).sum()), p_value,
+                               int(anchor.sum()), int((failed & anchor).sum())))
     return out

@@ -49,6 +49,24 @@ def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
     assert table["term"]["rules"] == 2 and table["term"]["heldout_items"] == 22 and table["term"]["suggested"] >= 1
 
 
+def test_misaligned_units_judge_no_rule() -> None:
+    """The two "butineur" units, told misaligned, are left out of the held-out judging (never of the
+    mining side: the miner tells them again itself)."""
+    pairs = [(f"Open the browser {i}", f"Ouvrez le navigateur {i}") for i in range(20)]
+    pairs += [("Close the browser now", "Fermez le butineur"), ("Restart the browser", "Relancez le butineur")]
+    corpus = corpus_of(pairs)
+    rules = [term("browser", "navigateur")]
+    seen: list[int] = []
+
+    def mine(part: Corpus) -> Iterable[Convention]:
+        seen.append(len(part))
+        return rules
+
+    misaligned = {corpus.unit_ids[20], corpus.unit_ids[21]}
+    assert heldout_counts(corpus, rules, mine, excluded=misaligned)[rules[0].convention_id] == (20, 20)
+    assert sum(seen) == (FOLDS - 1) * len(corpus)  # each fold's complement mined whole
+
+
 def test_bars_demote_only_candidates() -> None:
     kept, low, reviewed = term("a", "b"), term("c", "d"), term("e", "f")
     reviewed.status = "validated"

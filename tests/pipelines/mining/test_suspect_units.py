@@ -93,7 +93,7 @@ def test_the_set_lists_its_suspect_units(tiny_units: pl.DataFrame, tmp_path: Pat
     written, result = mine_to_set(tiny_units, src_lang="en", tgt_lang="fr", client="fx", rules_out=tmp_path,
                                   inputs={"tm": "abc"})
     table = pl.read_parquet(written.path / "suspect_units.parquet")
-    assert table.columns == ["unit_id", "rules_in_scope", "rules_failed", "p_value"]
+    assert table.columns == ["unit_id", "rules_in_scope", "rules_failed", "anchors_in_scope", "anchors_failed", "p_value"]
     manifest = json.loads((written.path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["suspect_units"] == table.height == len(result.suspects)
     assert "suspect_units.parquet" in manifest["files"]

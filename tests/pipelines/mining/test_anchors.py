@@ -1,0 +1,49 @@
+"""Anchors (pipelines/mining/anchors.py): the numbers and names a translation keeps, as the suspect
+test's second witness of misaligned units."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from housestyle.pipelines.mining.anchors import anchor_trials, anchors_of, is_name
+from housestyle.pipelines.mining.suspect_units import find_suspects
+
+
+def test_anchors_are_digit_runs_and_acronym_like_names_outside_code() -> None:
+    assert anchors_of("Similar to HCoV-NL63, SARS-CoV-2 killed 5,900 in 2020.") == {
+        ("name", "HCoV-NL63"), ("name", "SARS-CoV-2"), ("digits", "5"), ("digits", "900"), ("digits", "2020")}
+    assert anchors_of("The Minister said it was over.") == set()  # a sentence's first word is no name
+    assert anchors_of("Delete {count} files from %(folder)s") == set()  # placeholders: their own rule
+    assert is_name("COVID") and is_name("iOS") and is_name("B2") and not is_name("Paris") and not is_name("2B")
+
+
+def test_each_trial_is_judged_by_the_other_units_and_its_class() -> None:
+    sources = ["In 2019 the WHO met.", "In 2019 the WHO spoke.", "The WHO acted in 2020.", "No anchor here."]
+    targets = ["En 2019, l'OMS s'est réunie.", "En 2019, l'OMS a parlé.", "L'OMS a agi en 2021.", "Rien."]
+    trials = anchor_trials(sources, targets)
+    rows = sorted(zip(trials.unit.tolist(), trials.rate.tolist(), trials.failed.tolist()))
+    assert [(u, f) for u, _, f in rows] == [(0, False), (0, True), (1, False), (1, True), (2, True), (2, True)]
+    by_unit = {u: [(r, f) for uu, r, f in rows if uu == u] for u in range(3)}
+    # WHO is never kept: missing it is expected (rate near 1 from the two other units)
+    who_rate = max(r for r, f in by_unit[0] if f)
+    assert who_rate > 0.5
+    # 2020 is seen once: no evidence of its own (leave-one-out), so its class rate: digits missed
+    # once in three trials, (1 + 1) / (3 + 2)
+    assert min(r for r, f in by_unit[2]) == pytest.approx(0.4)
+
+
+def test_a_unit_with_few_rules_is_told_by_the_names_and_numbers_its_target_drops() -> None:
+    """A run of 30 aligned units keeps its numbers and names; one unit whose target is another
+    sentence drops four of them and fails its one term rule: suspect, while a unit dropping one
+    number is not."""
+    sources = [f"Study {k} of SARS-CoV-2 in HCoV-OC43 hosts found {k + 100} cases." for k in range(30)]
+    targets = [f"L'étude {k} du SARS-CoV-2 chez les hôtes du HCoV-OC43 a trouvé {k + 100} cas." for k in range(30)]
+    targets[7] = "Les chauves-souris jouent un rôle de réservoir génétique."  # misaligned
+    targets[12] = "L'étude 12 du SARS-CoV-2 chez les hôtes du HCoV-OC43 a trouvé des cas."  # drops one number
+    evidence = {"term:study": ([k for k in range(30) if k != 7], [7])}
+    anchors = anchor_trials(sources, targets)
+    suspects = find_suspects(evidence, 0.01, anchors)
+    assert [(s.index, s.in_scope, s.failed, s.anchors_in_scope, s.anchors_failed) for s in suspects] == [(7, 1, 1, 4, 4)]
+    assert find_suspects(evidence, 0.01) == []  # the term rule alone cannot tell it
+    assert np.all((anchors.rate > 0) & (anchors.rate < 1))
