@@ -7,7 +7,8 @@ targets) is told by the term rules it fails, but many of its units trigger only 
 and so can never be improbable enough. Numbers and names need no mining: an aligned target keeps
 them, with a rate the TM itself shows.
 
-Each (unit, anchor) pair is one trial of the suspect test. Its failure probability is the anchor's
+Each (unit, anchor) pair is one trial of the suspect test, in both directions: a source anchor the
+target drops, and a target anchor its source lacks (a misaligned target brings its own numbers). Its failure probability is the anchor's
 own miss rate over the OTHER units holding it (leave-one-out, so a unit never witnesses for
 itself), smoothed towards the miss rate of its class (digits or names) with the weight of
 ``PRIOR_UNITS`` units — an anchor seen once is judged by its class, one seen in 40 units by itself
@@ -19,19 +20,26 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from housestyle.pipelines.conventions.matching import mask_code
 
-DIGITS = re.compile(r"\d+")
+# a number: digit groups joined by a thousands separator (2400 / 2 400 / 2,400 are one number), an
+# optional decimal part; compared by its digits alone (3.5 and 3,5 are one number)
+NUMBER = re.compile(r"\d{1,3}(?:[ ,.'\u00a0\u2009\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
+NOT_DIGIT = re.compile(r"\D")
 # a word with two capitals, or a capital and a digit: acronyms and product names, not a sentence's
 # first word (hyphens and digits inside: SARS-CoV-2, HCoV-OC43, MERS-CoV, COVID-19)
 WORD = re.compile(r"[^\W_][\w-]*[^\W_]")
 PRIOR_UNITS = 2.0  # weight of the class rate: the rule of succession's two pseudo-units
-CLASSES = ("digits", "name")
+
+
+def name_key(word: str) -> str:
+    """An acronym's English plural is the acronym (HCoVs, CoVs, URLs): targets write it bare."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and word[-2].isupper() else word
 
 
 def is_name(word: str) -> bool:
@@ -39,19 +47,30 @@ def is_name(word: str) -> bool:
     return capitals >= 2 or (capitals == 1 and any(c.isdigit() for c in word) and not word[0].isdigit())
 
 
+def numbers_of(text: str) -> set[str]:
+    return {NOT_DIGIT.sub("", n) for n in NUMBER.findall(text)}
+
+
 def anchors_of(source: str) -> set[tuple[str, str]]:
     """(class, anchor) pairs of a source, outside code spans (placeholders and tags are checked by
     their own rule)."""
     text = mask_code(source)
-    names = {w for w in WORD.findall(text) if is_name(w)}
+    letters = [c for c in text if c.isalpha() and (c.isupper() or c.islower())]
+    shouting = sum(c.isupper() for c in letters) > len(letters) / 2  # an ALL-CAPS text: no word is a name
+    words = WORD.findall(text)
+    capitals = [w.isalpha() and w.isupper() for w in words]
+    # ALL-CAPS words side by side are emphasis ("IT IS FURTHER ORDERED"), not names
+    emphasis = {w for i, w in enumerate(words) if capitals[i] and (i and capitals[i - 1] or i + 1 < len(words) and capitals[i + 1])}
+    names = set() if shouting else {w for w in words if is_name(w) and w not in emphasis}
     # a name's own digits (the 2 of SARS-CoV-2) are not a second, dependent witness
-    digits = DIGITS.findall(WORD.sub(lambda m: " " if m.group() in names else m.group(), text))
-    return {("digits", d) for d in digits} | {("name", w) for w in names}
+    digits = numbers_of(WORD.sub(lambda m: " " if m.group() in names else m.group(), text))
+    return {("digits", d) for d in digits} | {("name", name_key(w)) for w in names}
 
 
-def kept(anchor: tuple[str, str], target: str, target_digits: set[str]) -> bool:
+def kept(anchor: tuple[str, str], other: str, other_digits: set[str]) -> bool:
+    """Whether the other side holds the anchor: the same digit run, or the name as written."""
     kind, text = anchor
-    return text in target_digits if kind == "digits" else text in target
+    return text in other_digits if kind == "digits" else text in other
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,31 +86,44 @@ class Trials:
         return Trials(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=bool))
 
 
-def anchor_trials(sources: Sequence[str], targets: Sequence[str]) -> Trials:
-    """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate."""
-    rows: list[tuple[int, tuple[str, str], bool]] = []
-    seen: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # anchor -> [units, misses]
+Anchor = tuple[str, str, str]  # (direction, class, text)
+
+
+def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Collection[int] = frozenset()) -> Trials:
+    """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate. Both
+    directions: the source's anchors are looked for in the target, and the target's in the source
+    (an aligned target seldom brings a number or a name its source lacks; ``OMS`` for ``WHO`` is
+    always "brought" and so no witness). The ``exclude``d units (already told misaligned) get
+    trials but count in no rate: a misaligned run must not teach that its names go missing."""
+    rows: list[tuple[int, Anchor, bool]] = []
+    seen: dict[Anchor, list[int]] = defaultdict(lambda: [0, 0])  # anchor -> [units, misses]
     for i, (source, target) in enumerate(zip(sources, targets)):
-        anchors = anchors_of(source) if source else set()
-        if not anchors:
-            continue
-        target_digits = set(DIGITS.findall(target or ""))
-        for anchor in sorted(anchors):
-            miss = not kept(anchor, target or "", target_digits)
-            rows.append((i, anchor, miss))
-            seen[anchor][0] += 1
-            seen[anchor][1] += miss
+        source, target = source or "", target or ""
+        for direction, text, other in (("kept", source, target), ("brought", target, source)):
+            anchors = anchors_of(text) if text else set()
+            if not anchors:
+                continue
+            other_digits = numbers_of(other)
+            for kind, anchor in sorted(anchors):
+                key = (direction, kind, anchor)
+                miss = not kept((kind, anchor), other, other_digits)
+                rows.append((i, key, miss))
+                if i not in exclude:
+                    seen[key][0] += 1
+                    seen[key][1] += miss
     if not rows:
         return Trials.empty()
-    class_rate = {}
-    for kind in CLASSES:
-        units = sum(n for (k, _), (n, _m) in seen.items() if k == kind)
-        misses = sum(m for (k, _), (_n, m) in seen.items() if k == kind)
-        class_rate[kind] = (misses + 1) / (units + 2)
+    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for (direction, kind, _), (units, misses) in seen.items():
+        totals[(direction, kind)][0] += units
+        totals[(direction, kind)][1] += misses
+    class_rate = {key: (misses + 1) / (units + 2) for key, (units, misses) in totals.items()}
     unit = np.fromiter((i for i, _, _ in rows), dtype=np.int64, count=len(rows))
     failed = np.fromiter((miss for _, _, miss in rows), dtype=bool, count=len(rows))
     rate = np.empty(len(rows))
-    for k, (_, anchor, miss) in enumerate(rows):
-        units, misses = seen[anchor]
-        rate[k] = (misses - miss + PRIOR_UNITS * class_rate[anchor[0]]) / (units - 1 + PRIOR_UNITS)
+    for k, (i, key, miss) in enumerate(rows):
+        units, misses = seen[key] if key in seen else (0, 0)
+        own = 0 if i in exclude else 1  # leave the unit's own trial out of its rate
+        prior = class_rate.get(key[:2], 0.5)
+        rate[k] = (misses - own * miss + PRIOR_UNITS * prior) / (units - own + PRIOR_UNITS)
     return Trials(unit, rate, failed)

@@ -32,7 +32,7 @@ from housestyle.pipelines.mining.patterns.quotes import mine_quotes
 from housestyle.pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
 from housestyle.pipelines.mining.placeholder import mine_placeholder
 from housestyle.pipelines.mining.source_copy import mine_source_copy
-from housestyle.pipelines.mining.suspect_units import find_suspects
+from housestyle.pipelines.mining.suspect_units import Suspect, find_suspects
 from housestyle.pipelines.mining.term_rules import mine_terms
 from housestyle.pipelines.mining.term_trace import empty_trace
 from housestyle.pipelines.mining.tokens import TokenCache
@@ -77,6 +77,22 @@ def return_freed_memory() -> None:
         trim(0)
 
 
+def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.ndarray]], alpha: float,
+                     rounds: int = 3) -> list[Suspect]:
+    """The suspect test (``suspect_units``) with the anchors' rates learnt from the units not yet
+    told misaligned: a misaligned run's own misses would otherwise make its names look optional.
+    Repeated until the suspects stop changing (at most ``rounds`` times)."""
+    suspects: list[Suspect] = []
+    told: frozenset[int] = frozenset()
+    for _ in range(rounds):
+        suspects = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, exclude=told))
+        now = frozenset(s.index for s in suspects)
+        if now == told:
+            break
+        told = now
+    return suspects
+
+
 def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
@@ -85,8 +101,7 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     log_memory("term pass one")
     terms = mine_terms(corpus, params, cache)
     log_memory("term pass one done")
-    anchors = anchor_trials(corpus.sources, corpus.targets) if params.suspect_alpha > 0 else None
-    suspects = find_suspects(terms.evidence, params.suspect_alpha, anchors) if params.suspect_alpha > 0 else []
+    suspects = misaligned_units(corpus, terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])

@@ -12,8 +12,12 @@ from housestyle.pipelines.mining.suspect_units import find_suspects
 
 def test_anchors_are_digit_runs_and_acronym_like_names_outside_code() -> None:
     assert anchors_of("Similar to HCoV-NL63, SARS-CoV-2 killed 5,900 in 2020.") == {
-        ("name", "HCoV-NL63"), ("name", "SARS-CoV-2"), ("digits", "5"), ("digits", "900"), ("digits", "2020")}
+        ("name", "HCoV-NL63"), ("name", "SARS-CoV-2"), ("digits", "5900"), ("digits", "2020")}
+    assert anchors_of("il y a 2 400 ans, 3,5 %") == {("digits", "2400"), ("digits", "35")}  # one number, however grouped
     assert anchors_of("The Minister said it was over.") == set()  # a sentence's first word is no name
+    assert anchors_of("IT IS FURTHER ORDERED that the WHO acts as soon as possible") == {("name", "WHO")}  # emphasis is no name
+    assert anchors_of("ORDER OF THE STATE PUBLIC HEALTH OFFICER") == set()
+    assert anchors_of("Seven HCoVs are known") == {("name", "HCoV")}  # an acronym's plural: French writes it bare
     assert anchors_of("Delete {count} files from %(folder)s") == set()  # placeholders: their own rule
     assert is_name("COVID") and is_name("iOS") and is_name("B2") and not is_name("Paris") and not is_name("2B")
 
@@ -23,13 +27,15 @@ def test_each_trial_is_judged_by_the_other_units_and_its_class() -> None:
     targets = ["En 2019, l'OMS s'est réunie.", "En 2019, l'OMS a parlé.", "L'OMS a agi en 2021.", "Rien."]
     trials = anchor_trials(sources, targets)
     rows = sorted(zip(trials.unit.tolist(), trials.rate.tolist(), trials.failed.tolist()))
-    assert [(u, f) for u, _, f in rows] == [(0, False), (0, True), (1, False), (1, True), (2, True), (2, True)]
+    # both directions: each source's 2019/2020 and WHO looked for in its target, each target's
+    # 2019/2021 and OMS looked for in its source
+    assert [sum(1 for u, _, _ in rows if u == k) for k in range(4)] == [4, 4, 4, 0]
+    assert [sum(f for u, _, f in rows if u == k) for k in range(3)] == [2, 2, 4]
     by_unit = {u: [(r, f) for uu, r, f in rows if uu == u] for u in range(3)}
-    # WHO is never kept: missing it is expected (rate near 1 from the two other units)
-    who_rate = max(r for r, f in by_unit[0] if f)
-    assert who_rate > 0.5
-    # 2020 is seen once: no evidence of its own (leave-one-out), so its class rate: digits missed
-    # once in three trials, (1 + 1) / (3 + 2)
+    # WHO is never kept (nor OMS brought by its source): missing it is expected, from the other units
+    assert min(r for r, f in by_unit[0] if f) > 0.5
+    # 2020 (and 2021) are seen once: no evidence of their own (leave-one-out), so their class's rate:
+    # a digit run missed once in three trials, (1 + 1) / (3 + 2)
     assert min(r for r, f in by_unit[2]) == pytest.approx(0.4)
 
 
@@ -44,6 +50,6 @@ def test_a_unit_with_few_rules_is_told_by_the_names_and_numbers_its_target_drops
     evidence = {"term:study": ([k for k in range(30) if k != 7], [7])}
     anchors = anchor_trials(sources, targets)
     suspects = find_suspects(evidence, 0.01, anchors)
-    assert [(s.index, s.in_scope, s.failed, s.anchors_in_scope, s.anchors_failed) for s in suspects] == [(7, 1, 1, 4, 4)]
+    assert [(s.index, s.in_scope, s.failed, s.anchors_in_scope, s.anchors_failed) for s in suspects] == [(7, 1, 1, 4, 4)]  # its target brings none
     assert find_suspects(evidence, 0.01) == []  # the term rule alone cannot tell it
     assert np.all((anchors.rate > 0) & (anchors.rate < 1))
