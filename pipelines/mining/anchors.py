@@ -12,7 +12,7 @@ target drops, and a target anchor its source lacks (a misaligned target brings i
 own miss rate over the OTHER units holding it (leave-one-out, so a unit never witnesses for
 itself), smoothed towards the miss rate of its class (digits or names) with the weight of
 ``PRIOR_UNITS`` units — an anchor seen once is judged by its class, one seen in 40 units by itself
-(``WHO`` → ``OMS`` is never copied: missing it is no evidence). A misaligned target that happens
+(``NATO`` → ``OTAN`` is never copied: missing it is no evidence). A misaligned target that happens
 to hold the same number passes that trial: the test only errs towards keeping a unit.
 """
 
@@ -92,7 +92,7 @@ Anchor = tuple[str, str, str]  # (direction, class, text)
 def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Collection[int] = frozenset()) -> Trials:
     """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate. Both
     directions: the source's anchors are looked for in the target, and the target's in the source
-    (an aligned target seldom brings a number or a name its source lacks; ``OMS`` for ``WHO`` is
+    (an aligned target seldom brings a number or a name its source lacks; ``OTAN`` for ``NATO`` is
     always "brought" and so no witness). The ``exclude``d units (already told misaligned) get
     trials but count in no rate: a misaligned run must not teach that its names go missing."""
     rows: list[tuple[int, Anchor, bool]] = []

@@ -15,7 +15,7 @@ def test_anchors_are_digit_runs_and_acronym_like_names_outside_code() -> None:
         ("name", "HCoV-NL63"), ("name", "SARS-CoV-2"), ("digits", "5900"), ("digits", "2020")}
     assert anchors_of("il y a 2 400 ans, 3,5 %") == {("digits", "2400"), ("digits", "35")}  # one number, however grouped
     assert anchors_of("The Minister said it was over.") == set()  # a sentence's first word is no name
-    assert anchors_of("IT IS FURTHER ORDERED that the WHO acts as soon as possible") == {("name", "WHO")}  # emphasis is no name
+    assert anchors_of("IT IS FURTHER ORDERED that the NATO acts as soon as possible") == {("name", "NATO")}  # emphasis is no name
     assert anchors_of("ORDER OF THE STATE PUBLIC HEALTH OFFICER") == set()
     assert anchors_of("Seven HCoVs are known") == {("name", "HCoV")}  # an acronym's plural: French writes it bare
     assert anchors_of("Delete {count} files from %(folder)s") == set()  # placeholders: their own rule
@@ -23,16 +23,16 @@ def test_anchors_are_digit_runs_and_acronym_like_names_outside_code() -> None:
 
 
 def test_each_trial_is_judged_by_the_other_units_and_its_class() -> None:
-    sources = ["In 2019 the WHO met.", "In 2019 the WHO spoke.", "The WHO acted in 2020.", "No anchor here."]
-    targets = ["En 2019, l'OMS s'est réunie.", "En 2019, l'OMS a parlé.", "L'OMS a agi en 2021.", "Rien."]
+    sources = ["In 2019 the NATO met.", "In 2019 the NATO spoke.", "The NATO acted in 2020.", "No anchor here."]
+    targets = ["En 2019, l'OTAN s'est réunie.", "En 2019, l'OTAN a parlé.", "L'OTAN a agi en 2021.", "Rien."]
     trials = anchor_trials(sources, targets)
     rows = sorted(zip(trials.unit.tolist(), trials.rate.tolist(), trials.failed.tolist()))
-    # both directions: each source's 2019/2020 and WHO looked for in its target, each target's
-    # 2019/2021 and OMS looked for in its source
+    # both directions: each source's 2019/2020 and NATO looked for in its target, each target's
+    # 2019/2021 and OTAN looked for in its source
     assert [sum(1 for u, _, _ in rows if u == k) for k in range(4)] == [4, 4, 4, 0]
     assert [sum(f for u, _, f in rows if u == k) for k in range(3)] == [2, 2, 4]
     by_unit = {u: [(r, f) for uu, r, f in rows if uu == u] for u in range(3)}
-    # WHO is never kept (nor OMS brought by its source): missing it is expected, from the other units
+    # NATO is never kept (nor OTAN brought by its source): missing it is expected, from the other units
     assert min(r for r, f in by_unit[0] if f) > 0.5
     # 2020 (and 2021) are seen once: no evidence of their own (leave-one-out), so their class's rate:
     # a digit run missed once in three trials, (1 + 1) / (3 + 2)
