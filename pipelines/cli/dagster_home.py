@@ -1,4 +1,6 @@
-"""The Dagster instance the CLI uses: $DAGSTER_HOME if set, else <project>/.dagster with the project's dagster.yaml."""
+"""The Dagster instance the CLI uses: $DAGSTER_HOME if set, else <project>/.dagster with the project's dagster.yaml
+(set up as files and an environment variable, for `housestyle run` and the `dagster` processes `ui`, `daemon` and
+`worker` start: no Dagster import)."""
 
 from __future__ import annotations
 

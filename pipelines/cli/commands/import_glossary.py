@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from housestyle.pipelines.cli.inbox import inbox_root
 from housestyle.pipelines.errors import InputError
 
 SHOWN_REFUSALS = 50
@@ -28,16 +29,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--tgt", help="target language (default: every other language of the file)")
     p.add_argument("--inbox", type=Path, default=None, help="inbox root (default: <project>/inbox)")
     p.add_argument("--dry-run", action="store_true", help="read and report; write nothing")
-    p.set_defaults(func=run_import_glossary)
+    p.set_defaults(func=run)
 
 
-def run_import_glossary(args: argparse.Namespace) -> int:
-    from housestyle.assets.cli_review import _inbox
-    from housestyle.pipelines.glossary.intake import import_glossary
+def run(args: argparse.Namespace) -> int:
+    from housestyle.pipelines.glossary.intake import import_glossary  # loads spaCy and the lexicons (seconds): only when run
 
     if not args.file.is_file():
         raise InputError("no such file", path=str(args.file))
-    inbox = _inbox(args.inbox)
+    inbox = inbox_root(args.inbox)
     done = import_glossary(args.file, inbox=inbox, client=args.client, src_lang=args.src, tgt_lang=args.tgt,
                            dry_run=args.dry_run)
     converted = done.converted

@@ -1,7 +1,7 @@
 """`housestyle init DIR [--demo] [--profile local|postgres] [--executor multiprocess|celery]`: a new project folder.
 
 Writes inbox/, registrations/, rules_out/, the Dagster instance file (dagster.yaml, from the profile
-shipped in assets/profiles/) and a workspace file for `dagster dev` / `dagster-daemon run -w`. With
+shipped in pipelines/cli/profiles/) and a workspace file for `dagster dev` / `dagster-daemon run -w`. With
 --demo, the bundled demo client (package data `housestyle.demo`, the checkout's inbox/demo/) is copied to
 DIR/inbox/demo, so `cd DIR && housestyle run` works from a non-editable install.
 """
@@ -9,22 +9,21 @@ DIR/inbox/demo, so `cd DIR && housestyle run` works from a non-editable install.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
 
-from housestyle.assets.cli_ui import CELERY_FILE
+from housestyle.pipelines.cli.dagster_processes import CELERY_FILE, EXECUTOR_MODULES
 from housestyle.pipelines.errors import ConfigError
 from housestyle.pipelines.project import INSTANCE_FILE, WORKSPACE_FILE, ProjectLayout, write_project
 
 PROFILES = ("local", "postgres")
-# executor -> the code location module that carries it (the Celery executor cannot be chosen by run config)
-EXECUTOR_MODULES = {"multiprocess": "housestyle.assets.definitions", "celery": "housestyle.assets.definitions_celery"}
 DEMO_CLIENT = "demo"
 # The demo client is package data, the package `housestyle.demo`: inbox/demo/ in a checkout (pyproject's
 # package-dir), housestyle/demo/ in site-packages from a wheel.
 DEMO_PACKAGE = "housestyle.demo"
-PROFILES_DIR = Path(__file__).resolve().with_name("profiles")
+PROFILES_DIR = Path(__file__).resolve().parents[1] / "profiles"
 GITIGNORE = ".dagster/\n"
 # The Celery executor's config for `housestyle worker` (the workers' side of housestyle.assets.definitions_celery).
 CELERY_YAML = ("# Broker and result backend of the Celery workers (`housestyle worker`), read from the environment.\n"
@@ -47,7 +46,7 @@ def register(subparsers: Any) -> None:
 
 
 def profile_text(profile: str) -> str:
-    """The dagster.yaml of a profile, as shipped in the package (assets/profiles/<profile>.yaml)."""
+    """The dagster.yaml of a profile, as shipped in the package (pipelines/cli/profiles/<profile>.yaml)."""
     return (PROFILES_DIR / f"{profile}.yaml").read_text(encoding="utf-8")
 
 
@@ -64,8 +63,6 @@ def workspace_text(executor: str) -> str:
 def demo_source() -> Path:
     """The bundled demo client folder (inbox/demo/ of the checkout, or housestyle/demo/ of the installed
     wheel), found as the import system finds the package (a namespace: no __init__, so no __file__)."""
-    import importlib.util
-
     spec = importlib.util.find_spec(DEMO_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise ConfigError(f"the bundled demo client ({DEMO_PACKAGE}) is not installed")

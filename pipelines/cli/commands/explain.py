@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.mining.term_explain import explain
+    from housestyle.pipelines.mining.term_explain import explain  # loads the miner's spaCy (seconds): only when run
 
     print(explain(args.conventions, args.term, args.tgt_lang), end="")
     return 0

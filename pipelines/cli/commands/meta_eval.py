@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housestyle.assets.cli_table import text_table
 from housestyle.pipelines import atomic
+from housestyle.pipelines.cli.text_table import text_table
+from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
 
 
 def register(subparsers: Any) -> None:
@@ -51,9 +52,6 @@ def _cell(row: dict[str, Any], figure: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.errors import ConfigError
-    from housestyle.pipelines.metaeval.mqm import check_lp, load_mqm, sniff_layout
-
     if args.bootstrap < 0:
         raise ConfigError("--bootstrap must be >= 0")
     if args.lps and len(args.lps) != len(args.mqm):
@@ -97,22 +95,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"\n{interval}")
     print(f"wrote {parquet} and {markdown}")
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Stand-alone entry (same as `housestyle meta-eval …`), handy for tests and scripts."""
-    from housestyle.pipelines.errors import HousestyleError
-
-    parser = argparse.ArgumentParser(prog="housestyle")
-    register(parser.add_subparsers(dest="command", required=True))
-    words = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(words if words[:1] == ["meta-eval"] else ["meta-eval", *words])
-    try:
-        return int(args.func(args))
-    except HousestyleError as error:
-        print(f"housestyle meta-eval: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

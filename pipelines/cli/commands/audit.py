@@ -17,7 +17,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.scoring.runs import acknowledge_run
+    from housestyle.pipelines.scoring.runs import acknowledge_run  # the scorer's libraries (seconds): only when run
 
     status, detail = acknowledge_run(args.ack, args.by, args.note)
     print(f"acknowledged {args.ack}: {status} — {detail}")

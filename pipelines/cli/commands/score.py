@@ -6,8 +6,18 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from housestyle.assets.cli_table import NO_VALUE, text_table
+import polars as pl
+
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cli.inbox import client_folder
+from housestyle.pipelines.cli.text_table import NO_VALUE, text_table
+from housestyle.pipelines.conventions.statuses import parse_statuses
 from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.scoring.client_settings import client_threshold
+from housestyle.pipelines.scoring.ignores import IGNORES_FILE
+from housestyle.pipelines.scoring.run_record import AUDIT_FILE, open_run
+from housestyle.pipelines.scoring.summary import system_summary
+from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD, system_verdicts
 
 
 def system_arg(value: str) -> tuple[str, Path]:
@@ -46,15 +56,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines import atomic
-
     systems: dict[str, Path] = {}
     for name, path in args.system:
         if name in systems:
             raise ConfigError(f"--system {name} given twice")
         systems[name] = path
-    from housestyle.pipelines.conventions.statuses import parse_statuses
-
     statuses = parse_statuses(args.status)  # a typo is one line, before anything is read
     # A new, empty or earlier-run --out is built in a temporary folder and renamed at the end (a full disk
     # leaves no torn run); a folder holding other files is written into, as it always was.
@@ -62,11 +68,8 @@ def run(args: argparse.Namespace) -> int:
     # before the scorer's libraries load (run_scoring checks again); a new --out is not created yet
     atomic.writable_folder(args.out if args.out.exists() or not whole else args.out.parent)
 
-    import polars as pl
-    from housestyle.pipelines.scoring.run_record import AUDIT_FILE
+    # the scorer loads spaCy, sacrebleu and the rule checkers (seconds): only once the options are good
     from housestyle.pipelines.scoring.runs import run_scoring
-    from housestyle.pipelines.scoring.summary import system_summary
-    from housestyle.pipelines.scoring.verdicts import system_verdicts
 
     threshold, ignores = _client_inputs(args)
 
@@ -96,10 +99,6 @@ def run(args: argparse.Namespace) -> int:
 def _client_inputs(args: argparse.Namespace) -> tuple[float, Path | None]:
     """(threshold, ignores file): --threshold, else the client's settings.json, else the default;
     the client's ignores.parquet with --client."""
-    from housestyle.pipelines.scoring.client_settings import client_threshold
-    from housestyle.pipelines.scoring.ignores import IGNORES_FILE
-    from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD
-
     if args.threshold is not None and not 0 <= args.threshold <= 100:
         raise ConfigError(f"--threshold must be from 0 to 100, got {args.threshold:g}")
     if args.client is None:
@@ -109,18 +108,7 @@ def _client_inputs(args: argparse.Namespace) -> tuple[float, Path | None]:
     return threshold, client_dir / IGNORES_FILE
 
 
-def client_folder(inbox: Path | None, client: str) -> Path:
-    """inbox/<client>/ (--inbox, else $HOUSESTYLE_INBOX, else the project's inbox/: the one resolver);
-    the name must be one safe path segment (``pipelines.paths``)."""
-    from housestyle.pipelines.paths import client_path
-    from housestyle.pipelines.project import project_folder
-
-    return client_path(project_folder("inbox", inbox), client, source="--client")
-
-
 def _left_out(run_dir: Path) -> str:
     """'; left out: rejected 3' from run.json (empty when nothing was left out)."""
-    from housestyle.pipelines.scoring.run_record import open_run
-
     left = open_run(run_dir).get("left_out") or {}
     return "; left out: " + ", ".join(f"{s} {n}" for s, n in left.items()) if left else ""

@@ -8,6 +8,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from housestyle.pipelines.cli.inbox import client_folder
+from housestyle.pipelines.scoring.ignores import IGNORES_FILE, append_ignores
+from housestyle.pipelines.scoring.issues import read_ignore_marks
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("ignore-import", help="record the ignore marks of a run's issues.xlsx",
@@ -22,10 +26,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.assets.cli_score import client_folder
-    from housestyle.pipelines.scoring.ignores import IGNORES_FILE, append_ignores
-    from housestyle.pipelines.scoring.issues import read_ignore_marks
-
     target = client_folder(args.inbox, args.client) / IGNORES_FILE
     marks = read_ignore_marks(args.issues, args.reviewer)
     total = append_ignores(target, marks) if marks.height else None

@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from housestyle.pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
+from housestyle.pipelines.publish.publish import publish
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -30,9 +33,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.publish.publish import publish
-    from housestyle.pipelines.conventions.statuses import PUBLISHED_STATUSES, parse_statuses
-
     statuses = parse_statuses(args.status, PUBLISHED_STATUSES)
     done = publish(args.conventions, args.format, args.out, statuses, with_qa=args.with_qa, layout=args.layout)
     for line in done.account.lines():

@@ -1,20 +1,25 @@
-"""`housestyle mine TM… --src en --tgt fr [--split NAME --splits FILE] --out DIR` and `housestyle diff A B`.
+"""`housestyle mine TM… --src en --tgt fr [--split NAME --splits FILE] --out DIR`.
 
 ``mine`` reads TMX/XLIFF/PO files, folders of them (a file's domain is its first sub-folder under
 the folder given, as in inbox/<client>/tm/) or an already ingested tm_units.parquet, and writes
 DIR/<client>/<set_version>/ (conventions.parquet/.jsonl, evidence.parquet, conflicts.parquet,
-manifest.json) and DIR/<client>/LATEST. ``diff`` prints added, removed and changed conventions.
+manifest.json) and DIR/<client>/LATEST.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
-from housestyle.assets.cli_ingest import add_strict, report_ingest
+from housestyle.pipelines import atomic
+from housestyle.pipelines.cli.ingest_report import add_strict, report_ingest
+from housestyle.pipelines.conventionset.version import sha256_file
 from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.inbox_files import input_files
+from housestyle.pipelines.ingest import domain_from_path, ingest_files
 from housestyle.pipelines.paths import CLIENT_GRAMMAR, client_path
 
 
@@ -41,19 +46,12 @@ def register(subparsers: Any) -> None:
                       help="the client's review decisions (inbox/<client>/decisions.parquet, written by review-import): "
                            "the set follows them, as the convention_set asset does")
     mine.add_argument("--out", required=True, type=Path, metavar="DIR", help="rules_out root")
-    add_strict(mine)  # ingest report and exit status: assets/cli_ingest.py
-    mine.set_defaults(func=run_mine)
-    diff = subparsers.add_parser("diff", help="added, removed and changed conventions between two sets",
-                                 description="Compare two convention sets (folders or files).")
-    diff.add_argument("a", type=Path, metavar="A")
-    diff.add_argument("b", type=Path, metavar="B")
-    diff.set_defaults(func=run_diff)
+    add_strict(mine)  # ingest report and exit status: pipelines/cli/ingest_report.py
+    mine.set_defaults(func=run)
 
 
 def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
     """Input files and, for files found under a folder argument, that folder (for domains)."""
-    from housestyle.assets.inbox import input_files
-
     files: list[Path] = []
     roots: dict[Path, Path] = {}
     for path in paths:
@@ -68,9 +66,7 @@ def _files(paths: list[Path]) -> tuple[list[Path], dict[Path, Path]]:
     return files, roots
 
 
-def run_mine(args: argparse.Namespace) -> int:
-    from housestyle.pipelines import atomic
-
+def run(args: argparse.Namespace) -> int:
     if (args.split is None) != (args.splits is None):
         raise InputError("--split and --splits go together", path=str(args.splits or "--split"))
     # Everything the environment can refuse is checked before the miner's libraries load (seconds)
@@ -83,9 +79,8 @@ def run_mine(args: argparse.Namespace) -> int:
             raise InputError("no such file", path=str(path))
     atomic.writable_folder(client_path(args.out, args.client, source="--client"))
 
+    # the miner loads spaCy and its language data (seconds): only once the inputs are known good
     from housestyle.pipelines.mining.build_set import mine_to_set, read_sources
-    from housestyle.pipelines.conventionset.version import sha256_file
-    from housestyle.pipelines.ingest import domain_from_path, ingest_files
     from housestyle.pipelines.mining.corpus import read_units_for_mining
 
     sources = read_sources(contrast=args.contrast, authored=authored, decisions=args.decisions, glossary=glossary)
@@ -126,8 +121,6 @@ def run_mine(args: argparse.Namespace) -> int:
 
 def _glossary_line(set_dir: Path) -> str | None:
     """What the client's glossary did to the set (the manifest's ``stats.glossary`` block)."""
-    import json
-
     block = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8")).get("stats", {}).get("glossary")
     if not block:
         return None
@@ -137,8 +130,6 @@ def _glossary_line(set_dir: Path) -> str | None:
 
 def _decisions_line(set_dir: Path) -> str | None:
     """What the set made of the review decisions (its manifest's ``decisions`` block)."""
-    import json
-
     block = json.loads((set_dir / "manifest.json").read_text(encoding="utf-8")).get("decisions")
     if not block:
         return None
@@ -146,10 +137,3 @@ def _decisions_line(set_dir: Path) -> str | None:
     status = ", ".join(f"{k} {v}" for k, v in block["by_status"].items())
     return (f"decisions: {block['applied']} applied ({done}), {block['unmatched']} match no rule of this set; "
             f"statuses: {status}")
-
-
-def run_diff(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.conventionset.diff import diff_sets, render
-
-    print(render(diff_sets(args.a, args.b)), end="")
-    return 0

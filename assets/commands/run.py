@@ -4,6 +4,10 @@ one client on this machine, with progress lines (quiet by default; ``-v`` adds D
 The default executor runs each step in its own process (independent assets side by side, as in a
 deployment); ``in_process`` runs every step in this process (one at a time, simplest to debug). The
 inputs' versions are observed first, so a later daily tick recomputes nothing that this run made.
+
+A command of the Dagster layer (it joins through pyproject's ``housestyle.commands`` entry points). Its
+module is imported to build the parser for every command line, `housestyle --help` included, so Dagster
+and the definitions (seconds to load) are imported in ``run`` only, when this command runs.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from housestyle.assets.instance import ensure_dagster_home
+from housestyle.pipelines.cli.dagster_home import ensure_dagster_home
 from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.inbox_files import tm_files
 from housestyle.pipelines.paths import CLIENT_GRAMMAR
 
-if TYPE_CHECKING:  # dagster (via the resource) is imported when the command runs, not at every CLI start
+if TYPE_CHECKING:
     from housestyle.assets.resources import HousestyleSettings
 
 DEFAULT_CLIENT = "demo"
@@ -40,11 +45,11 @@ def register(subparsers: Any) -> None:
 
 def cli_job() -> Any:
     """The client job with the progress logger (module level: the multiprocess executor rebuilds it per step)."""
+    from dagster import colored_console_logger  # the Dagster layer, loaded when the command runs (module docstring)
+
     from housestyle.assets.definitions import defs
     from housestyle.assets.jobs import CLIENT_JOB_NAME
     from housestyle.assets.progress import progress_logger
-
-    from dagster import colored_console_logger
 
     return defs.resolve_job_def(CLIENT_JOB_NAME).with_logger_defs({"progress": progress_logger,
                                                                    "console": colored_console_logger})
@@ -82,7 +87,7 @@ def _instance(verbose: bool) -> Any:
     """The project's instance; quiet unless ``verbose``: Dagster's console log (step workers starting,
     engine events) is kept at WARNING, here and in the step processes (they rebuild the instance from
     its ref, overrides included). The UI's event log records every event either way."""
-    from dagster import DagsterInstance
+    from dagster import DagsterInstance  # loaded when the command runs (module docstring)
     from dagster._core.instance.ref import InstanceRef
 
     if verbose:
@@ -93,7 +98,7 @@ def _instance(verbose: bool) -> Any:
 
 def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) -> None:
     """Record the client's input versions (what the schedule compares against), as its sensor would."""
-    from housestyle.assets.definitions import defs
+    from housestyle.assets.definitions import defs  # loaded when the command runs (module docstring)
     from housestyle.assets.freshness import plan_refresh, record_observations
     from housestyle.assets.jobs import CLIENT_JOB_NAME
 
@@ -104,26 +109,23 @@ def _observe_inputs(instance: Any, settings: HousestyleSettings, client: str) ->
 
 def run(args: argparse.Namespace) -> int:
     ensure_dagster_home()
+    # the Dagster layer, loaded when the command runs (module docstring)
     from dagster import execute_job, reconstructable
 
+    from housestyle.assets.jobs import LOCAL_EXECUTION_CONFIG
     from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
     from housestyle.assets.resources import HousestyleSettings
+    from housestyle.assets.run_owner import client_run_lock, owner_tags, release_dead_runs
+    from housestyle.assets.schedules import client_in_flight
 
     settings = HousestyleSettings()
     client = args.client
     if not settings.client_dir(client).is_dir():
         known = ", ".join(client_dirs(settings.inbox)) or "none"
         raise ConfigError(f"no client folder {settings.client_dir(client)} (clients: {known})")
-    from housestyle.assets.inbox import tm_files
-
     if not tm_files(settings.inbox, client):  # nothing to learn from: say so now, not after minutes of steps
         raise ConfigError(f"{settings.client_dir(client) / 'tm'}: no translation memories for client {client!r} "
                           "(add TMX, XLIFF, PO or TBX files there, then run again)")
-    from housestyle.assets.jobs import LOCAL_EXECUTION_CONFIG
-
-    from housestyle.assets.run_owner import client_run_lock, owner_tags, release_dead_runs
-    from housestyle.assets.schedules import client_in_flight
-
     run_config: dict[str, Any] = {"loggers": {"progress": {}, **({"console": {}} if args.verbose else {})}}
     tags = {"housestyle/trigger": "cli", **owner_tags()}
     with client_run_lock(settings.storage, client), _instance(args.verbose) as instance:

@@ -13,23 +13,16 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from housestyle.assets.cli_table import text_table
-
-
-def _option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    for cast in (int, float):
-        try:
-            return key, cast(value)
-        except ValueError:
-            pass
-    return key, value
+from housestyle.pipelines.cli.generation_options import key_value
+from housestyle.pipelines.cli.text_table import text_table
+from housestyle.pipelines.generation.cache import GenerationCache
+from housestyle.pipelines.generation.registry import make_backend
+from housestyle.pipelines.judge.criteria import load_criteria
+from housestyle.pipelines.judge.samples import DEFAULT_REFERENCES, load_pair
+from housestyle.pipelines.metaeval.mqm import check_lp
 
 
 def register(subparsers: Any) -> None:
@@ -55,7 +48,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--llm-criteria", type=Path, metavar="PATH", help="criteria set with the LLM concepts "
                         "(default: pipelines/judge/criteria/llm.json, else llm_seed.json)")
     parser.add_argument("--backend", default="llamacpp", help="generator backend for LLM criteria (default llamacpp)")
-    parser.add_argument("-o", "--backend-option", type=_option, action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("-o", "--backend-option", type=key_value, action="append", default=[], metavar="KEY=VALUE",
                         dest="backend_options", help="backend option (model_path, base_url, model, api, ...)")
     parser.add_argument("--cache", type=Path, metavar="DIR", help="generation cache (default DIR/generation_cache)")
     parser.add_argument("--per-concept", type=int, default=100, metavar="N",
@@ -66,9 +59,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from housestyle.pipelines.judge.samples import DEFAULT_REFERENCES, load_pair
-    from housestyle.pipelines.metaeval.mqm import check_lp
-
     if args.bootstrap < 0 or (args.sample is not None and args.sample < 2) or args.per_concept < 0:
         raise SystemExit("housestyle judge: error: --bootstrap/--per-concept must be >= 0 and --sample >= 2")
     lps = (check_lp(args.lp[0]), check_lp(args.lp[1])) if args.lp else (None, None)
@@ -76,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     # both MQM files read and checked before scikit-learn, the criteria or any LLM backend is loaded
     samples = load_pair(args.train, args.test, references, tuple(args.exclude_systems), lps)
 
+    # scikit-learn, the metrics and the criteria (seconds): only once both files are good
     from housestyle.pipelines.judge.job import JudgeJob, run_judge
     from housestyle.pipelines.judge.report import EVAL_HEADERS, eval_rows
 
@@ -116,10 +107,7 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def _llm_settings(args: argparse.Namespace) -> Any:
-    from housestyle.pipelines.generation.cache import GenerationCache
-    from housestyle.pipelines.generation.registry import make_backend
-    from housestyle.pipelines.judge.criteria import load_criteria
-    from housestyle.pipelines.judge.job import default_llm_criteria
+    from housestyle.pipelines.judge.job import default_llm_criteria  # scikit-learn (seconds): only when run
     from housestyle.pipelines.judge.prepare import LlmSettings
 
     criteria = load_criteria(args.llm_criteria) if args.llm_criteria else default_llm_criteria()
@@ -127,23 +115,3 @@ def _llm_settings(args: argparse.Namespace) -> Any:
     cache = GenerationCache(args.cache or args.out / "generation_cache")
     return LlmSettings(backend=backend, criteria=criteria, cache=cache, per_concept=args.per_concept,
                        zero_shot=not args.no_zero_shot)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Stand-alone entry (same as `housestyle judge …`), handy for tests and scripts."""
-    from housestyle.pipelines.errors import HousestyleError
-
-    parser = argparse.ArgumentParser(prog="housestyle")
-    register(parser.add_subparsers(dest="command", required=True))
-    words = list(sys.argv[1:] if argv is None else argv)
-    words = words if words[:1] == ["judge"] else ["judge", *words]
-    args = parser.parse_args(words)
-    try:
-        return int(args.func(args))
-    except HousestyleError as error:
-        print(f"housestyle judge: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
