@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.instance import ensure_dagster_home
+from housestyle.pipelines.cli.dagster_home import ensure_dagster_home
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.pipelines.project import ENV_INBOX, ENV_ROOT, ENV_STORAGE
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from housestyle.pipelines.cli.inbox import client_folder
 from housestyle.pipelines.scoring.ignores import IGNORES_FILE, append_ignores
-from housestyle.pipelines.scoring.issues import read_ignore_marks
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +25,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from housestyle.pipelines.scoring.issues import read_ignore_marks  # openpyxl (a fifth of a second): only when run
+
     target = client_folder(args.inbox, args.client) / IGNORES_FILE
     marks = read_ignore_marks(args.issues, args.reviewer)
     total = append_ignores(target, marks) if marks.height else None

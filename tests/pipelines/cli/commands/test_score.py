@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from tests.conftest import REPO_ROOT
 
 FIX = REPO_ROOT / "tests" / "fixtures" / "scoring"

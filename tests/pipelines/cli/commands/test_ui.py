@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
-from housestyle.assets.cli_ui import interpreter_first_on_path
+from housestyle.pipelines.cli.main import main
+from housestyle.pipelines.cli.dagster_processes import interpreter_first_on_path
 from tests.conftest import REPO_ROOT
 
 BARE_PATH = "/usr/bin:/bin"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.reports import ENV_REPORTS_URL, report_url, start_reports_server
+from housestyle.pipelines.reports_server import ENV_REPORTS_URL, report_url, start_reports_server
 
 
 def test_report_url_is_the_report_under_rules_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

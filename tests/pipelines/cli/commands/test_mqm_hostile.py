@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main as housestyle
+from housestyle.pipelines.cli.main import main as housestyle
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 GOOD_TED = FIXTURES / "metaeval" / "mqm_toy_ende.tsv"
 MAROT = FIXTURES / "metaeval" / "mqm_toy_marot.tsv"
 HEADERS = {

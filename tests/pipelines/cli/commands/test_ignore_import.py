@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
+FIX = Path(__file__).resolve().parents[3] / "fixtures" / "scoring"
 
 
 def _score(tmp_path: Path, out: str) -> Path:

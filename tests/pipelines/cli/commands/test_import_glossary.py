@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "glossary"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "glossary"
 
 
 def test_import_reports_counts_and_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.registration.gold import load_gold_conventions
 from tests.conftest import REPO_ROOT, write_sealed_set

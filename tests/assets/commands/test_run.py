@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DEMO = REPO / "inbox" / "demo"
 
 
@@ -25,7 +25,7 @@ def run_cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (home / "dagster.yaml").write_text((REPO / "dagster.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     env = {**os.environ, "DAGSTER_HOME": str(home), "HOUSESTYLE_STORAGE": str(tmp_path / "storage"),
            "HOUSESTYLE_RULES_OUT": str(tmp_path / "rules_out")}
-    return subprocess.run([sys.executable, "-m", "housestyle.assets.cli", *args], cwd=REPO, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "housestyle.pipelines.cli.main", *args], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=900, check=False)
 
 

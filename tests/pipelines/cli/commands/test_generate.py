@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.references.generate import read_references
 from tests.pipelines.generation.stub_server import stub_server
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "generation"
+FIX = Path(__file__).resolve().parents[3] / "fixtures" / "generation"
 
 
 def test_generate_writes_jsonl_and_uses_the_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str],

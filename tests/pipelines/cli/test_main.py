@@ -13,10 +13,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets.cli import SUBCOMMAND_MODULES, build_parser, main
+from housestyle.pipelines.cli.main import COMMAND_MODULES, build_parser, main
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "assets"
+REPO = Path(__file__).resolve().parents[3]
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "assets"
 CLIENT = FIXTURES / "client"
 SCORE = FIXTURES / "score"
 
@@ -25,7 +25,7 @@ def test_every_registered_subcommand_is_reachable() -> None:
     help_text = build_parser().format_help()
     for command in ("run", "ingest", "score", "audit", "ui"):
         assert command in help_text
-    assert len(SUBCOMMAND_MODULES) == len(set(SUBCOMMAND_MODULES))
+    assert len(COMMAND_MODULES) == len(set(COMMAND_MODULES))
 
 
 def test_ingest_writes_tables_and_prints_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,7 +87,7 @@ def test_score_rejects_malformed_system_argument(tmp_path: Path, capsys: pytest.
 
 
 def _cli(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "housestyle.assets.cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "housestyle.pipelines.cli.main", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=900, check=False)
 
 

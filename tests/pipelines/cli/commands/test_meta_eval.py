@@ -7,10 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets import cli
-from housestyle.assets.cli_metaeval import main
+from housestyle.pipelines.cli.main import main
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "metaeval"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "metaeval"
 ENDE, ZHEN = FIXTURES / "mqm_toy_ende.tsv", FIXTURES / "mqm_toy_zhen.tsv"
 SPEC_COLUMNS = {"lp", "metric", "references", "level", "pairwise_accuracy", "pearson", "kendall", "n_systems",
                 "pairwise_accuracy_low", "pairwise_accuracy_high", "pearson_low", "pearson_high",
@@ -19,7 +18,7 @@ SPEC_COLUMNS = {"lp", "metric", "references", "level", "pairwise_accuracy", "pea
 
 def test_meta_eval_writes_parquet_markdown_and_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
-    code = cli.main(["meta-eval", "--mqm", str(ENDE), "--mqm", str(ZHEN), "--reference-system", "ref",
+    code = main(["meta-eval", "--mqm", str(ENDE), "--mqm", str(ZHEN), "--reference-system", "ref",
                      "--exclude-system", "refB", "--out", str(out), "--bootstrap", "25", "--seed", "1"])
     assert code == 0
     df = pl.read_parquet(out / "meta_eval.parquet")
@@ -36,7 +35,7 @@ def test_meta_eval_writes_parquet_markdown_and_prints(tmp_path: Path, capsys: py
 
 def test_multi_reference_and_nargs_form(tmp_path: Path) -> None:
     out = tmp_path / "multi"
-    assert main(["--mqm", str(ZHEN), "--reference-system", "ref", "refB", "--out", str(out), "--bootstrap", "0"]) == 0
+    assert main(["meta-eval", "--mqm", str(ZHEN), "--reference-system", "ref", "refB", "--out", str(out), "--bootstrap", "0"]) == 0
     df = pl.read_parquet(out / "meta_eval.parquet")
     assert set(df["references"]) == {"ref+refB"} and set(df["n_systems"]) == {3}
     assert df["pearson_low"].null_count() == df.height
@@ -52,9 +51,9 @@ def test_absent_reference_system_is_a_named_error(tmp_path: Path, capsys: pytest
 
 
 def test_include_human_ranks_the_other_human_translation(tmp_path: Path) -> None:
-    assert main(["--mqm", str(ZHEN), "--reference-system", "refB", "--out", str(tmp_path / "a"), "--bootstrap", "0"]) == 0
+    assert main(["meta-eval", "--mqm", str(ZHEN), "--reference-system", "refB", "--out", str(tmp_path / "a"), "--bootstrap", "0"]) == 0
     assert set(pl.read_parquet(tmp_path / "a" / "meta_eval.parquet")["n_systems"]) == {3}
-    assert main(["--mqm", str(ZHEN), "--reference-system", "refB", "--include-human", "--out", str(tmp_path / "b"),
+    assert main(["meta-eval", "--mqm", str(ZHEN), "--reference-system", "refB", "--include-human", "--out", str(tmp_path / "b"),
                  "--bootstrap", "0"]) == 0
     assert set(pl.read_parquet(tmp_path / "b" / "meta_eval.parquet")["n_systems"]) == {4}
     assert "--include-human" in (tmp_path / "b" / "meta_eval.md").read_text(encoding="utf-8")

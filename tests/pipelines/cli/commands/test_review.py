@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from openpyxl import load_workbook
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.rules.io import load_conventions
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventionset.version import sha256_file

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from translate.storage.tbx import tbxfile
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from tests.pipelines.publish.sample import sample_set
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from tests.conftest import REPO_ROOT
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "mining" / "tiny_enfr.xliff"

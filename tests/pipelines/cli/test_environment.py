@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.conventionset.store import open_set
 from tests.conftest import REPO_ROOT, fill_disk
 

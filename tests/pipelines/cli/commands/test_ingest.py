@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from tests.pipelines.readers.hostile_cases import faulty, tmx_bytes
 
 
