@@ -60,13 +60,22 @@ def graph_command_modules() -> dict[str, str]:
     return {entry.name: entry.value for entry in entry_points(group=GRAPH_COMMANDS_GROUP)}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_name(module: str) -> str:
+    """commands/review_export.py adds `review-export` (tests/pipelines/cli/test_registry.py holds every module to it)."""
+    return module.rsplit(".", 1)[1].replace("_", "-")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone when it is one: a command line then imports
+    that command's module only, not the libraries of all the others (`--help` lists them all)."""
+    modules = [*COMMAND_MODULES, *graph_command_modules().values()]
+    modules = [m for m in modules if _command_name(m) == command] or modules
     parser = argparse.ArgumentParser(
         prog="housestyle",
         description="Learn a client's translation conventions from its TM and score any system's output against them.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in [*COMMAND_MODULES, *graph_command_modules().values()]:
+    for module in modules:
         importlib.import_module(module).register(subparsers)
     for name, subparser in subparsers.choices.items():
         if name == "init":
@@ -91,13 +100,17 @@ def _use_project(explicit: str | None) -> None:
     os.environ[ENV_ROOT] = str(root)
 
 
+def _first_word(words: list[str]) -> str | None:
+    return next((w for w in words if not w.startswith("-")), None)
+
+
 def _uninstalled_graph_command(words: list[str]) -> str | None:
     """One line when the command asked for is none of this room's and no graph command is installed (the
     entry points are written by `pip install`: a checkout used without installing it has none)."""
     if graph_command_modules():
         return None
-    command = next((w for w in words if not w.startswith("-")), None)
-    if command is None or command in {module.rsplit(".", 1)[1].replace("_", "-") for module in COMMAND_MODULES}:
+    command = _first_word(words)
+    if command is None or command in {_command_name(module) for module in COMMAND_MODULES}:
         return None
     return (f"housestyle: error: no command {command!r} here, and the commands that run the Dagster graph are not "
             f"installed (entry-point group {GRAPH_COMMANDS_GROUP} missing): install the package (pip install -e .)")
@@ -114,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
-    args = build_parser().parse_args(words)
+    args = build_parser(_first_word(words)).parse_args(words)
     try:
         _use_project(getattr(args, "project", None))
         if getattr(args, "client", None) is not None:  # every command taking --client: one path segment

@@ -50,10 +50,8 @@ def test_an_entry_point_is_named_after_its_command() -> None:
 
 
 def test_the_installed_parser_has_every_command() -> None:
-    parser = build_parser()
-    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     expected = {m.rsplit(".", 1)[1].replace("_", "-") for m in _modules_on_disk()}
-    assert set(action.choices) == expected, "reinstall (pip install -e .) after changing the entry points"
+    assert main_parser_choices(build_parser()) == expected, "reinstall (pip install -e .) after changing the entry points"
 
 
 def test_help_does_not_import_dagster() -> None:
@@ -73,3 +71,16 @@ def test_graph_commands_not_installed_is_one_line_exit_2(tmp_path: Path) -> None
                           check=False)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and GRAPH_COMMANDS_GROUP in done.stderr and "pip install" in done.stderr
+
+
+def test_a_command_line_imports_its_own_command_only() -> None:
+    code = ("import sys; from housestyle.pipelines.cli.main import build_parser; build_parser('diff'); "
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('housestyle.pipelines.cli.commands.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "['diff']"
+    assert main_parser_choices(build_parser("no-such-command")) == main_parser_choices(build_parser())
+
+
+def main_parser_choices(parser: argparse.ArgumentParser) -> set[str]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return set(action.choices)
