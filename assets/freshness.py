@@ -48,7 +48,7 @@ from typing import Any
 
 from dagster import AssetKey, AssetObservation, AssetRecordsFilter, AssetSpec, DagsterInstance, DagsterRunStatus
 
-from housestyle.assets.inbox import content_fingerprint, input_files, tm_files
+from housestyle.pipelines.inbox_files import content_fingerprint, input_files, tm_files
 from housestyle.assets.partitions import CLIENTS
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.pipelines.paths import client_path

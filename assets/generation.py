@@ -32,7 +32,7 @@ from dagster import (
 )
 
 from housestyle.assets.freshness import code_version
-from housestyle.assets.inbox import input_files
+from housestyle.pipelines.inbox_files import input_files
 from housestyle.assets.jobs import MODEL_SERVER_RETRY
 from housestyle.assets.metadata import md_counts, md_table
 from housestyle.assets.partitions import CLIENTS

@@ -26,7 +26,7 @@ from dagster import (
 )
 
 from housestyle.assets.freshness import code_version
-from housestyle.assets.inbox import tm_files
+from housestyle.pipelines.inbox_files import tm_files
 from housestyle.assets.metadata import md_counts, md_frame, md_table
 from housestyle.assets.partitions import CLIENTS
 from housestyle.assets.resources import HousestyleSettings

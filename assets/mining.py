@@ -22,7 +22,7 @@ from dagster import (
 )
 
 from housestyle.assets.freshness import code_version
-from housestyle.assets.inbox import input_files
+from housestyle.pipelines.inbox_files import input_files
 from housestyle.assets.metadata import md_counts
 from housestyle.assets.partitions import CLIENTS
 from housestyle.assets.resources import HousestyleSettings

@@ -15,7 +15,7 @@ from pathlib import Path
 from dagster import ConfigurableResource
 
 from housestyle.pipelines.paths import client_path, under
-from housestyle.pipelines.project import ENV_ROOT, project_folder, resolve_project
+from housestyle.pipelines.project import ENV_ROOT, project_folder, resolve_project, tm_table
 
 # The checkout this code runs from (editable installs); only for locating ../shared/data beside it.
 REPO_ROOT_DEFAULT = Path(__file__).resolve().parents[1]
@@ -64,10 +64,10 @@ class HousestyleSettings(ConfigurableResource):
         return path
 
     def tm_units_path(self, client: str) -> Path:
-        return client_path(self.storage / "tm_units", client, "tm_units.parquet")
+        return tm_table(self.storage, client)
 
     def tm_rejects_path(self, client: str) -> Path:
-        return client_path(self.storage / "tm_units", client, "tm_rejects.parquet")
+        return tm_table(self.storage, client, "tm_rejects.parquet")
 
     def client_rules_out(self, client: str) -> Path:
         return client_path(self.rules_out, client)

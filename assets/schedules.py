@@ -21,7 +21,7 @@ from dagster import (
 )
 
 from housestyle.assets.freshness import RefreshPlan, plan_refresh, record_observations
-from housestyle.assets.inbox import clients_with_tm
+from housestyle.pipelines.inbox_files import clients_with_tm
 from housestyle.assets.jobs import CLIENT_JOB_NAME
 from housestyle.assets.partitions import CLIENTS_PARTITIONS_NAME
 from housestyle.assets.resources import HousestyleSettings

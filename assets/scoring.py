@@ -18,10 +18,10 @@ import polars as pl
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
 
 from housestyle.assets.freshness import code_version
-from housestyle.assets.inbox import system_files
+from housestyle.pipelines.inbox_files import system_files
 from housestyle.assets.metadata import md_table
 from housestyle.assets.partitions import CLIENTS
-from housestyle.assets.reports import report_url
+from housestyle.pipelines.reports_server import report_url
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.pipelines import atomic
 from housestyle.pipelines.scoring.audit import audit_status

@@ -31,7 +31,7 @@ from dagster import (
     sensor,
 )
 
-from housestyle.assets.inbox import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
+from housestyle.pipelines.inbox_files import clients_with_tm, fingerprint, input_files, tm_files, unsafe_client_folders
 from housestyle.pipelines.scoring.client_settings import SETTINGS_FILE
 from housestyle.pipelines.scoring.ignores import IGNORES_FILE
 from housestyle.pipelines.conventionset.decisions import DECISIONS_FILE

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from housestyle.pipelines.errors import ConfigError
+from housestyle.pipelines.paths import client_path
 
 ENV_ROOT = "HOUSESTYLE_ROOT"
 INSTANCE_FILE = "dagster.yaml"
@@ -82,6 +83,12 @@ def project_folder(kind: str, explicit: str | Path | None = None, *, project: Ca
     if env.get(env_name):
         return Path(env[env_name]).expanduser()
     return (project() if project is not None else resolve_project(environ=env)) / relative
+
+
+def tm_table(storage: Path, client: str, name: str = "tm_units.parquet") -> Path:
+    """<storage>/tm_units/<client>/<name>: the client's ingested TM (``tm_units.parquet``) or its rejects
+    (``tm_rejects.parquet``); the settings resource and the commands that read the table both ask here."""
+    return client_path(storage / "tm_units", client, name)
 
 
 @dataclass

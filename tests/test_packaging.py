@@ -1,6 +1,6 @@
 """The one import package (issue 28): pyproject maps housestyle.pipelines <- pipelines/, housestyle.assets
 <- assets/ and housestyle.demo <- inbox/demo/ with an explicit package list; a folder missing from the list
-would silently not ship. (The built wheel's top-level names are checked in tests/assets/test_cli.py.)"""
+would silently not ship. (The built wheel's top-level names are checked in tests/pipelines/cli/test_main.py.)"""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ def test_how_it_is_built_names_every_folder() -> None:
     missing = [f"pipelines/{name}/" for name in packages if f"pipelines/{name}/" not in built]
     missing += [f"{name}/" for name in ("pipelines", "assets", "inbox", "registrations", "rules_out", "tests")
                 if f"`{name}/" not in built]
+    missing += [room for room in ("pipelines/cli/commands/<command>.py", "assets/commands/<command>.py",
+                                  "assets/<area>.py", "pipelines/rules/<type>.py") if room not in built]
     assert missing == []
 
 

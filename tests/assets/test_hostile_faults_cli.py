@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, SensorResult, build_sensor_context
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.assets.jobs import CLIENT_JOB_NAME
 from housestyle.assets.resources import HousestyleSettings
 from housestyle.assets.run_owner import OWNER_HOST_TAG, OWNER_PID_TAG, owner_tags

@@ -199,7 +199,7 @@ def hook(event, args):
         if any(root in path for root in gold_roots):
             opened.append(path)
 sys.addaudithook(hook)
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 code = main(["mine", tm, "--src", "en", "--tgt", "fr", "--out", out])
 json.dump({"code": code, "opened": opened}, open(log, "w"))
 """
@@ -209,7 +209,7 @@ def test_miner_output_is_byte_identical_without_gold_and_never_opens_it(tmp_path
     """`housestyle mine` run twice: in the repository (registrations and ../shared/gold on disk) and in an
     empty folder with HOUSESTYLE_REGISTRATIONS pointing at nothing. Same bytes out; an audit hook on
     every open() shows that neither run touched a registration, gold or termbase file."""
-    from housestyle.assets.cli import build_parser
+    from housestyle.pipelines.cli.main import build_parser
 
     assert re.search(r"^\s+mine\s", build_parser().format_help(), re.MULTILINE), "`housestyle mine` is not registered"
     tm = REPO_ROOT / "inbox" / "mozilla-fr" / "tm" / "vpn" / "fr" / "extras.xliff"  # dev domain

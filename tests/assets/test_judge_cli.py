@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from dagster import materialize
 
-from housestyle.assets.cli import main as housestyle
+from housestyle.pipelines.cli.main import main as housestyle
 from housestyle.assets.judge import JudgeConfig, acceptance_judgements
 from housestyle.assets.resources import HousestyleSettings
 

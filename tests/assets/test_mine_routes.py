@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dagster import DagsterInstance, materialize
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.assets.generation import contrast_outputs, negative_candidates
 from housestyle.assets.ingest import tm_ingest
 from housestyle.assets.mining import convention_candidates, convention_set, pattern_candidates, rule_candidates, term_candidates

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from lxml import html as lxml_html
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from tests.assets.test_ui_browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.conftest import REPO_ROOT
 from tests.pipelines.conventions.test_statuses import statused_set

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.rules.io import load_conventions
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.build_set import build_set, pair_key, read_sources

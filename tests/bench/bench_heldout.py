@@ -101,7 +101,7 @@ def cases(data: Path, both_folds: bool) -> list[Case]:
 
 def mine(tm_units: Path, splits: Path, split: str, tgt: str, out: Path) -> tuple[float, int, str]:
     """(wall seconds, peak RSS KiB, the CLI's `mined` line) of one `housestyle mine` subprocess."""
-    cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "housestyle.assets.cli", "mine", str(tm_units), "--src", "en",
+    cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "housestyle.pipelines.cli.main", "mine", str(tm_units), "--src", "en",
            "--tgt", tgt, "--splits", str(splits), "--split", split, "--client", "bench", "--out", str(out)]
     done = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     if done.returncode:

@@ -35,7 +35,7 @@ def run_case(name: str, tm: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="bench-mine-") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "housestyle.assets.cli", "mine", str(tm), "--src", "en", "--tgt", "fr",
+        done = subprocess.run([sys.executable, "-m", "housestyle.pipelines.cli.main", "mine", str(tm), "--src", "en", "--tgt", "fr",
                                "--client", "bench", "--out", out], cwd=REPO_ROOT, capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

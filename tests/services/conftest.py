@@ -133,14 +133,14 @@ class Project:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def cli(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "housestyle.assets.cli", *args], env=self.env,
+        return subprocess.run([sys.executable, "-m", "housestyle.pipelines.cli.main", *args], env=self.env,
                               cwd=self.root if self.root.is_dir() else self.root.parent,
                               capture_output=True, text=True, timeout=timeout, check=False)
 
     def start(self, *args: str, log: str) -> subprocess.Popen[bytes]:
         """A long-running `housestyle …` in its own session (so it and its children stop together)."""
         with (self.root / log).open("wb") as handle:  # the child keeps its own descriptor
-            process = subprocess.Popen([sys.executable, "-m", "housestyle.assets.cli", *args], env=self.env, cwd=self.root,
+            process = subprocess.Popen([sys.executable, "-m", "housestyle.pipelines.cli.main", *args], env=self.env, cwd=self.root,
                                        stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
         self.processes.append(process)
         return process

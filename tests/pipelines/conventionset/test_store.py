@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 from housestyle.pipelines.mining.build_set import mine_to_set
 from housestyle.pipelines.conventionset.store import convention_source, open_set
 from housestyle.pipelines.errors import InputError

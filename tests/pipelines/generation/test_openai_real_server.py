@@ -44,7 +44,7 @@ def test_second_run_is_served_from_the_cache(llama_server: LlamaServer, tmp_path
 
 def test_killed_run_resumes_with_only_the_missing_segments(llama_server: LlamaServer, tmp_path: Path) -> None:
     cache_dir, out = tmp_path / "cache", tmp_path / "out.jsonl"
-    command = [sys.executable, "-m", "housestyle.assets.cli", "generate", "--backend", "openai",
+    command = [sys.executable, "-m", "housestyle.pipelines.cli.main", "generate", "--backend", "openai",
                "-o", f"base_url={llama_server.base_url}", "-o", "model=gemma", "-o", "api=completion",
                "-o", "max_workers=1", "--source", str(SOURCES_FILE), "--src", "en", "--tgt", "fr",
                "--max-tokens", str(MAX_TOKENS), "--cache", str(cache_dir), "--flush-every", "1", "--out", str(out)]

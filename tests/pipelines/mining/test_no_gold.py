@@ -21,7 +21,7 @@ def guard(event, args):
         if any(name == f or name.startswith(f + os.sep) for f in FORBIDDEN):
             raise PermissionError("miner tried to open gold: " + name)
 sys.addaudithook(guard)
-from housestyle.assets.cli import main
+from housestyle.pipelines.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -33,7 +33,7 @@ def test_no_mining_module_imports_registration() -> None:
 
 def _mine(tm: Path, out: Path, cwd: Path, hooked: bool) -> subprocess.CompletedProcess[str]:
     args = ["mine", str(tm), "--src", "en", "--tgt", "fr", "--client", "c", "--out", str(out)]
-    cmd = [sys.executable, "-c", HOOK, *args] if hooked else [sys.executable, "-m", "housestyle.assets.cli", *args]
+    cmd = [sys.executable, "-c", HOOK, *args] if hooked else [sys.executable, "-m", "housestyle.pipelines.cli.main", *args]
     forbidden = [REPO_ROOT / "registrations", REPO_ROOT.parent / "shared" / "gold",
                  REPO_ROOT.parent / "shared" / "data" / "tico19" / "terminologies"]
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HOUSESTYLE_DATA": str(cwd / "no-such-data"),

@@ -127,7 +127,7 @@ def test_a_run_killed_mid_write_is_refused_and_not_acknowledged(tmp_path: Path) 
     with pytest.raises(InputError, match="incomplete scoring run"):
         open_run(out)
     assert not (out / "report.html").exists()  # the old report is withdrawn with the old record
-    done = subprocess.run([sys.executable, "-m", "housestyle.assets.cli", "audit", "--ack", str(out), "--by", "Ana"],
+    done = subprocess.run([sys.executable, "-m", "housestyle.pipelines.cli.main", "audit", "--ack", str(out), "--by", "Ana"],
                           cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "incomplete scoring run" in done.stderr

@@ -1,0 +1,2 @@
+"""One module per `housestyle` command, named after it (``review-export`` → ``review_export.py``): each
+exposes ``register(subparsers)``, which adds that one command with ``set_defaults(func=...)``."""
