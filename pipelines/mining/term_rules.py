@@ -25,6 +25,7 @@ from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
+from housestyle.pipelines.mining.precedence import add_precedence
 from housestyle.pipelines.mining.rendering_class import nominal_key
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from housestyle.pipelines.mining.term_context import (
@@ -151,6 +152,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
+    add_precedence(result)  # longest match: a term yields to the longer mined terms holding it
     result.stats = dict(result.stats)
     del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
     result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
