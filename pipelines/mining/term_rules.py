@@ -28,6 +28,7 @@ from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_f
 from housestyle.pipelines.mining.params import MiningParams, at_least
 from housestyle.pipelines.mining.precedence import add_precedence
 from housestyle.pipelines.mining.rendering_class import nominal_key
+from housestyle.pipelines.mining.spelling import as_written
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from housestyle.pipelines.mining.term_context import (
     drop_headless,
@@ -263,6 +264,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
+    if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
+        entry = as_written(entry, corpus.targets.gather(sample))
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     acronym = _is_acronym(spelling)
     conv = Convention(
