@@ -12,6 +12,8 @@ rule is that longer rendering if it is consistent enough on its own, else none.
 
 from __future__ import annotations
 
+import re
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -59,6 +61,37 @@ def fragment_of_expression(chosen: Choice, choices: Sequence[Choice], aligned: M
         return True, best
     with_forms = [k for k in longer if forms_of.get(k)]
     return True, max(with_forms, key=lambda k: (aligned[k], k)) if with_forms else None
+
+
+_WORD = re.compile(r"[^\W_][\w'-]*")
+MIN_CONTEXT_CHARS = 3  # a context word shorter than this (à, de, la) does not make an expression alone
+
+
+def attested_context(forms: Sequence[str], targets: Sequence[str], share: float) -> list[str]:
+    """The fixed expression the TM writes the rendering in: the longest run of one or two words right
+    or left of it that accompanies at least ``share`` of its occurrences in the (folded) ``targets``
+    and holds a word of MIN_CONTEXT_CHARS letters or more, with each of the rendering's ``forms``
+    (``mot``, ``mots`` → "mot de passe", "mots de passe": the fragment carries the number); [] when
+    there is none. Used when the aligner linked the term to
+    no such expression as a whole (Django fr aligned only "réinitialisation de mot")."""
+    wanted = set(forms)
+    counts: Counter[tuple[str, tuple[str, ...]]] = Counter()
+    spellings: dict[tuple[str, tuple[str, ...]], set[str]] = defaultdict(set)
+    total = 0
+    for text in targets:
+        words = _WORD.findall(text)
+        for i, word in enumerate(words):
+            if word not in wanted:
+                continue
+            total += 1
+            for n in (1, 2):
+                for side, run in (("right", tuple(words[i + 1:i + 1 + n])), ("left", tuple(words[max(0, i - n):i]))):
+                    if len(run) == n:
+                        counts[(side, run)] += 1
+                        spellings[(side, run)] |= {" ".join([f, *run] if side == "right" else [*run, f]) for f in forms}
+    fixed = [(len(k[1]), n, k) for k, n in counts.items()
+             if n >= share * total and any(len(w) >= MIN_CONTEXT_CHARS for w in k[1])]
+    return sorted(spellings[max(fixed)[2]]) if fixed else []
 
 
 def measured(key: str, forms: Sequence[str], aligned: int, s_units: np.ndarray, corpus: Corpus) -> tuple[Choice, np.ndarray]:

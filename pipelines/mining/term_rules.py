@@ -22,7 +22,7 @@ from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
-from housestyle.pipelines.mining.expression import fragment_of_expression, measured
+from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
@@ -261,7 +261,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         return
     forms = chosen.forms
     if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
-        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
+        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms.get(chosen.key) or chosen.forms), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
     if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
@@ -301,6 +301,12 @@ def _whole_expression(term: str, chosen: Choice, choices: list[Choice], cands: C
         replacement = measured(whole, sorted(cands.forms[whole]), aligned.get(whole, 0), s_units, corpus)
     else:
         replacement = None if whole is None else (whole, key_hits[whole.key])
+    if replacement is None or replacement[0].coverage < params.term_min_consistency:
+        # the aligner linked a longer rendering, not the one the TM writes: read it off the targets
+        numbers = generated_forms(sorted(chosen.forms), chosen.key, cands.pos.get(chosen.key), corpus.tgt_lang, term)
+        spelled = attested_context(numbers, corpus.folded_targets.gather(sample), params.term_compound_share)
+        if spelled:
+            replacement = measured(spelled[0], spelled, 0, s_units, corpus)
     if replacement is None or replacement[0].coverage < params.term_min_consistency:
         return ("fragment_of_expression",
                 f"'{chosen.key}' lies inside a longer aligned rendering in >= term_compound_share "

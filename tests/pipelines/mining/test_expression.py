@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from housestyle.pipelines.mining.boundary import Choice
-from housestyle.pipelines.mining.expression import fragment_of_expression, inside_share, longer_keys
+from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, inside_share, longer_keys
 
 TARGETS = ["saisissez votre mot de passe", "mot de passe oublié ?", "changer les mots de passe",
            "le mot de passe est trop court"]
@@ -25,3 +25,12 @@ def test_a_word_of_a_longer_aligned_rendering_is_a_fragment() -> None:
     # a word that mostly stands alone is its own rendering
     alone = ["un mot", "ce mot", "le mot juste", "mot de passe"]
     assert fragment_of_expression(mot, [mot], aligned, forms, alone, 0.9) == (False, None)
+
+
+def test_the_expression_is_read_off_the_targets_when_the_aligner_linked_another() -> None:
+    """Django fr: the aligner linked ``password`` to "réinitialisation de mot" only; the TM writes
+    "mot(s) de passe" around every "mot"."""
+    assert attested_context(["mot", "mots"], TARGETS, 0.9) == ["mot de passe", "mots de passe"]
+    # a preposition alone is no expression, and a word in varied company has none
+    assert attested_context(["jour"], ["mise à jour", "mettre à jour", "mis à jour"], 0.9) == []
+    assert attested_context(["page"], ["la page", "cette page de test", "une page"], 0.9) == []
