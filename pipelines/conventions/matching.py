@@ -66,14 +66,15 @@ def is_no_space_script(char: str) -> bool:
 
 
 # Code spans (SPEC.md §2: placeholders and markup are not text): ingest's inline codes (⟨g1⟩), printf
-# (%s, %1$s, %(name)s, %.2f, Qt/Windows %1), brace placeholders ({0}, {user}, ICU {n, number} and the
-# head of {n, plural, …}, Fluent { $var } / { -brand }), ${name}, Jinja/Handlebars {{ x }} / {% x %},
+# (%s, %1$s, %(name)s, %.2f, Qt/Windows %1; Python's named %(name)r / %(name)a / %(name)o: Django's
+# "%(value)r is not a valid choice"), brace placeholders ({0}, {user}, ICU {n, number} and the head of
+# {n, plural, …}, Fluent { $var } / { -brand }), ${name}, Jinja/Handlebars {{ x }} / {% x %},
 # HTML/XML tags, entities and URLs. A term trigger never matches inside one, in the checker (the
 # scored sources are masked before the triggers run) and in the miner (tokens.py masks before
 # tokenising), for the rules in MASKED_TRIGGER_RULES. No space flag in printf: "50 % de" is French text, not "% d".
 CODE_SPAN_RE = re.compile(
     r"⟨/?[a-z]+\d+/?⟩"
-    r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%\d+"
+    r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%\([A-Za-z_]\w*\)[-+#0]*\d*[rao]|%\d+"
     r"|\$\{[\w.\-]+\}|\{\{[^{}\n]{0,200}\}\}|\{%[^{}\n]{0,200}%\}"
     r"|\{\s*[$-]?[A-Za-z_0-9][\w.\-]*(?:\s*,\s*[A-Za-z_]\w*)*\s*\}"
     r"|\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,"

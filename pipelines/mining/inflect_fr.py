@@ -42,7 +42,7 @@ def feminine(word: str) -> set[str]:
     """Feminine singular of a masculine singular adjective or participle (regular patterns)."""
     if word.endswith(("e", "a", "o")) and not word.endswith("é"):  # rapide, multimédia, bio
         return {word}
-    for masc, fem in (("eux", "euse"), ("eur", "euse"), ("if", "ive"), ("el", "elle"), ("eil", "eille"),
+    for masc, fem in (("eau", "elle"), ("eux", "euse"), ("eur", "euse"), ("if", "ive"), ("el", "elle"), ("eil", "eille"),
                       ("ien", "ienne"), ("on", "onne"), ("er", "ère"), ("et", "ète"), ("c", "que"), ("gu", "guë")):
         if word.endswith(masc):
             out = {word[: -len(masc)] + fem}

@@ -60,8 +60,38 @@ def known(word: str, lang: str) -> bool | None:
     return key in table or key in _inverse(base_lang(lang))
 
 
+def lemma_of(word: str, lang: str) -> str | None:
+    """The lemma the lexicon gives ``word`` (folded); None when it does not list the word as a form."""
+    table = _table(base_lang(lang))
+    found = None if table is None else table.get(word.encode())
+    return None if found is None else found.decode()
+
+
 def lemma_forms(lemma: str, lang: str) -> set[str]:
     """Every form the lexicon lists for ``lemma`` (empty when it does not know the lemma)."""
     if _table(base_lang(lang)) is None:
         return set()
     return {f.decode() for f in _inverse(base_lang(lang)).get(lemma.encode(), ())}
+
+
+# A prefixed verb the lexicon lacks (``dépublier``, a UI coinage) conjugates like its base
+# (``publier``): the prefix is at most MAX_PREFIX characters and the base a lemma of at least
+# MIN_BASE characters with a paradigm (>= MIN_PARADIGM forms), so a short word is never read as a
+# prefix plus a verb. Wagtail fr (issue 25 held-out failures): "dépubliera" failed `Unpublish`.
+MAX_PREFIX, MIN_BASE, MIN_PARADIGM = 4, 5, 10
+
+
+def verb_forms(lemma: str, lang: str) -> set[str]:
+    """``lemma_forms``, or, for a lemma the lexicon does not know, the forms of the shortest-prefixed
+    known base it is built on, prefix kept (``dépublier`` → ``dépubliera``, ``dépubliez``)."""
+    forms = lemma_forms(lemma, lang)
+    if forms or known(lemma, lang) is not False:
+        return forms
+    for cut in range(1, MAX_PREFIX + 1):
+        base = lemma[cut:]
+        if len(base) < MIN_BASE:
+            break
+        base_forms = lemma_forms(base, lang)
+        if len(base_forms) >= MIN_PARADIGM:
+            return {lemma[:cut] + f for f in base_forms}
+    return set()

@@ -115,7 +115,8 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     names and codes of the source ``term`` (as spelled) copied into the rendering are never inflected.
     Only real words (``lexicon``): a generated form is kept when each of its words is attested in
     ``forms``, a copied name, or a form the language's lexicon knows; a one-word verb rendering also
-    takes every form the lexicon lists for its lemma (``éviter`` → ``évitez``, ``évité``)."""
+    takes every form the lexicon lists for its lemma (``éviter`` → ``évitez``, ``évité``; a prefixed
+    verb the lexicon lacks, those of its base: ``lexicon.verb_forms``)."""
     generate = FORM_GENERATORS.get(lang.split("-")[0].lower())
     if generate is None:
         return list(forms)
@@ -124,17 +125,41 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     tags = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else ""  # "" = no tagger (ru)
     out = set(forms)
     frozen = names_and_codes(term)
+    if tags == "PROPN" and " " not in key and key not in frozen and (lemma := lexicon.lemma_of(key, lang)):
+        # a common noun the tagger read as a name (a capitalised UI label, "Images"): it has a number
+        # ("aucune image", "d'image" after a negation; Wagtail fr held-out failures, issue 25)
+        key, tags = lemma, "NOUN"
+    lexical = lexicon.verb_forms(key, lang) if " " not in key else set()
+    if not _verbal(key, pos, lexical):
+        lexical = set()
+    elif tags not in VERB_TAGS | {"ADJ"}:
+        tags = "VERB"  # a verb the tagger read as a name or noun: its participles agree ("modifiées")
     for form in forms:
         out |= generate(form, key, tags, frozen)
-    if tags in ("VERB", "AUX") and " " not in key:
-        out |= lexicon.lemma_forms(key, lang)
+    out |= lexical
     attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen
     # a word the lexicon does not know (courriel) cannot have its inflections judged by it: its regular
     # forms (courriels) stay; only inflections of words the lexicon knows must be known forms
     stems = tuple(w[:max(3, len(w) - 2)] for w in attested if lexicon.known(w, lang) is False)
-    return sorted(f for f in out if f in forms or all(
+    return sorted(f for f in out if f in forms or f in lexical or all(
         w in attested or lexicon.known(w, lang) is not False or (stems and w.startswith(stems))
         for w in _WORDS.split(f) if w))
+
+
+# Tags of a verb used as one (infinitive, finite, auxiliary): see tokens.tokenize.
+VERB_TAGS = frozenset({"VERB", "AUX", "VFIN"})
+
+
+def _verbal(key: str, pos: Counter[str] | None, lexical: set[str]) -> bool:
+    """A one-word rendering that is a verb: its lemma has a conjugation in the lexicon (``lexical``,
+    at least ``lexicon.MIN_PARADIGM`` forms: an adjective or noun lemma has a handful) and the TM
+    uses it as a verb or a participle (a VERB/AUX/VFIN or ADJ tag; UI buttons "Modifier" are mostly
+    tagged PROPN). Such a rendering takes the verb's finite and imperative forms: the client's UI
+    writes "Modifiez", "créez-les", "dépubliera" where the TM aligned "modifier", "créé" (Wagtail fr
+    held-out failures, issue 25). Nouns derived from the verb (ajout, suppression, modification) are
+    never added: another sense, which needs its own rule."""
+    return " " not in key and len(lexical) >= lexicon.MIN_PARADIGM and any(
+        t in VERB_TAGS or t == "ADJ" for t in (pos or {}))
 
 
 _WORDS = re.compile(r"[\s']+")  # a form's words: split at spaces and after elision (l'adresse)

@@ -231,7 +231,9 @@ FILTERS: list[tuple[str, Filter]] = [
 
 # Decided per term by term_rules (a repair, not a filter): a rendering hyphen-joined to a word the
 # term lacks is rebuilt as the whole compound, or rejected under this name.
-REPAIR_FILTERS: tuple[str, ...] = ("fragment_of_compound",)
+# A one-word rendering that is a word of a longer aligned expression (jour of "mise à jour") is
+# replaced by that expression, or rejected under "fragment_of_expression" (mining/expression.py).
+REPAIR_FILTERS: tuple[str, ...] = ("fragment_of_compound", "fragment_of_expression")
 # Run on the whole rule set after the per-term list (term_context, compound), in this order.
 SET_FILTERS: tuple[str, ...] = ("nested", "headless", "compound_of_longer_term")
 

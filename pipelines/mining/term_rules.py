@@ -22,10 +22,13 @@ from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
+from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
+from housestyle.pipelines.mining.precedence import add_precedence
 from housestyle.pipelines.mining.rendering_class import nominal_key
+from housestyle.pipelines.mining.spelling import as_written
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from housestyle.pipelines.mining.term_context import (
     drop_headless,
@@ -151,6 +154,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
+    add_precedence(result)  # longest match: a term yields to the longer mined terms holding it
     result.stats = dict(result.stats)
     del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
     result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
@@ -240,6 +244,14 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             trace.chosen, trace.renderings = chosen.key, [chosen, *choices]
             found = first_rejection(case_of(chosen))
             evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
+    if found is None and not chosen.cognate and term not in chosen.forms:
+        found, replaced = _whole_expression(term, chosen, choices, cands, s_units, key_hits, corpus, sample, params)
+        if replaced is not None:
+            (chosen, chosen_units), repair = replaced, "expression"
+            stats["expression_rebuilt"] += 1
+            trace.chosen = chosen.key
+            found = first_rejection(case_of(chosen))
+            evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     if found is not None:
         why = found[0]
         trace.reject(*found)
@@ -249,9 +261,11 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         return
     forms = chosen.forms
     if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
-        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
+        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms.get(chosen.key) or chosen.forms), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
+    if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
+        entry = as_written(entry, corpus.targets.gather(sample))
     counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
     acronym = _is_acronym(spelling)
     conv = Convention(
@@ -267,8 +281,39 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     stats["rules"] += 1
     trace.decision, trace.convention_id = "rule", conv.convention_id
     trace.figures = (f"support {chosen.support}, coverage {chosen.coverage:.2f}, dice {chosen.dice:.2f}"
-                     + (", rebuilt as a whole compound" if repair else ""))
+                     + (f", rebuilt as a whole {repair}" if repair else ""))
     _conflict(term, choices, chosen, params, result, mandated=True)
+
+
+def _whole_expression(term: str, chosen: Choice, choices: list[Choice], cands: Candidates, s_units: np.ndarray,
+                      key_hits: Mapping[str, np.ndarray], corpus: Corpus, sample: np.ndarray,
+                      params: MiningParams) -> tuple[tuple[str, str] | None, tuple[Choice, np.ndarray] | None]:
+    """(rejection, replacement and its units) for a one-word rendering that is a word of a longer
+    aligned expression (``expression.fragment_of_expression``): the expression when it reaches
+    ``term_min_consistency``, else a rejection; (None, None) when the rendering stands on its own."""
+    aligned = cands.terms[term].aligned
+    fragment, whole = fragment_of_expression(chosen, choices, aligned, cands.forms, corpus.folded_targets.gather(sample),
+                                             params.term_compound_share)
+    if not fragment:
+        return None, None
+    replacement: tuple[Choice, np.ndarray] | None
+    if isinstance(whole, str):
+        replacement = measured(whole, sorted(cands.forms[whole]), aligned.get(whole, 0), s_units, corpus)
+    else:
+        replacement = None if whole is None else (whole, key_hits[whole.key])
+    if replacement is None or replacement[0].coverage < params.term_min_consistency:
+        # the aligner linked a longer rendering, not the one the TM writes: read it off the targets
+        numbers = generated_forms(sorted(chosen.forms), chosen.key, cands.pos.get(chosen.key), corpus.tgt_lang, term)
+        spelled = attested_context(numbers, corpus.folded_targets.gather(sample), params.term_compound_share)
+        if spelled:
+            replacement = measured(spelled[0], spelled, 0, s_units, corpus)
+    if replacement is None or replacement[0].coverage < params.term_min_consistency:
+        return ("fragment_of_expression",
+                f"'{chosen.key}' lies inside a longer aligned rendering in >= term_compound_share "
+                f"{params.term_compound_share} of its occurrences, and "
+                + ("none has forms" if replacement is None
+                   else f"'{replacement[0].key}' reaches only coverage {replacement[0].coverage:.2f}")), None
+    return None, replacement
 
 
 def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningParams, result: TermResult,

@@ -1,5 +1,5 @@
-"""Shared validation for the static rules (term, forbidden, pattern). Empty expected_terms and
-wrong_variants are valid (SPEC.md §2: vacuously true; a rule with both empty is ``vacuous``)."""
+"""Shared validation for the static rules (forbidden, pattern; term has its own params). Empty
+expected_terms and wrong_variants are valid (SPEC.md §2: vacuously true; a rule with both empty is ``vacuous``)."""
 
 from __future__ import annotations
 

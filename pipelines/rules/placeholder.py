@@ -8,6 +8,8 @@ the HTML/XML tags that plain-text formats — PO, TSV, JSONL — keep as text). 
 hold the same MULTISET, both ways: a token missing in the output is a missing expected string, an
 extra one (or an extra copy) is a wrong variant with its span — also where the source has none
 (``Hello there.`` → ``Bonjour {0}.`` fails). The order is free, so reordering paired tags is allowed.
+A tag whose link is localised for the target language (a ``/en/`` path segment written ``/fr/``) is
+the source's tag.
 Applies to every segment its ``src`` trigger selects (without ``src``: every segment of the pair), so
 a convention's scored items never depend on a system's output.
 params: ``{"patterns": [regex, ...]}`` (optional; replaces the defaults, inline tokens stay);
@@ -74,17 +76,35 @@ def tokens(cc: Compiled, text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+def _language_paths(conv: Convention) -> tuple[str, str] | None:
+    """("/tgt/", "/src/") path segments of the pair's primary language subtags; None without both."""
+    src, tgt = (((lang or "").replace("_", "-").split("-")[0]).casefold() for lang in (conv.src_lang, conv.tgt_lang))
+    return (f"/{tgt}/", f"/{src}/") if src and tgt and src != tgt else None
+
+
+def _same_tag(tok: str, paths: tuple[str, str] | None) -> str:
+    """A tag with a link localised for the target (``href=".../fr/ref/..."`` where the source has
+    ``/en/``: Django's docs links, issue 25 held-out failures) is the source's tag: the key compared."""
+    if paths is None or not tok.startswith("<"):
+        return tok
+    return tok.replace(paths[0], paths[1])
+
+
 def check(cc: Compiled, source: str, output: str) -> ItemVerdict:
     findings = match_entries(fold_with_map(output, cc.mode), cc.expected, cc.wrong, Findings())
-    wanted = Counter(tok for tok, _s, _e in tokens(cc, source))
+    paths = _language_paths(cc.conv)
+    source_tokens = [tok for tok, _s, _e in tokens(cc, source)]
+    wanted = Counter(_same_tag(tok, paths) for tok in source_tokens)
+    written = {_same_tag(tok, paths): tok for tok in reversed(source_tokens)}  # key -> as the source writes it
     seen: Counter[str] = Counter()
     for tok, start, end in tokens(cc, output):
-        seen[tok] += 1
-        if seen[tok] > wanted[tok]:
+        key = _same_tag(tok, paths)
+        seen[key] += 1
+        if seen[key] > wanted[key]:
             findings.found.append(tok)
             findings.spans.append((start, end))
-    for tok, count in wanted.items():
-        findings.missing.extend([tok] * max(0, count - seen[tok]))
+    for key, count in wanted.items():
+        findings.missing.extend([written[key]] * max(0, count - seen[key]))
     return verdict(findings.missing, findings.found, findings.spans)
 
 

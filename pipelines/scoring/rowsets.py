@@ -172,7 +172,9 @@ def applicability(compiled: Sequence[Compiled], sources: Column) -> list[Rows | 
     for cc in compiled:
         rows = None if cc.trigger is None else sources.entry_rows(cc.trigger, None)
         rule = RULES[cc.conv.rule]
-        if not rule.static:
+        # a static rule has no condition of its own on the source unless it was given params
+        # (a term's ``yields_to``: rules/term.py)
+        if not rule.static or cc.prepared is not None:
             base = sources.rows if rows is None else rows
             texts = sources.texts
             rows = np.fromiter((r for r in base if rule.applies(cc, texts[r] or "")), dtype=ROWS_DTYPE)

@@ -13,14 +13,14 @@ from housestyle.pipelines.scoring.engine import score_systems
 @pytest.mark.parametrize("text", [
     "Hello {user}", "Hello { $user }", "Hello {user, select, other}", "Hello %(user)s", "Hello %1$s / %1",
     "Hello <user>", "Hello ⟨g1⟩", "Hello {{ user }}", "Hello {% user %}", "Hello ${user}", "Hello https://x.org/user",
-    "Hello {user, plural, one",
+    "Hello {user, plural, one", "Hello %(user)r", "Hello %(user)a",
 ])
 def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
     masked = mask_code(text)
     assert len(masked) == len(text) and masked.startswith("Hello") and "user" not in masked
 
 
-@pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "a < b and c > d", "{# user}"])
+@pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "100 %ruser", "user %r", "a < b and c > d", "{# user}"])
 def test_text_stays(text: str) -> None:
     assert "user" not in text or "user" in mask_code(text)
     assert mask_code(text).strip() or not text.strip()

@@ -81,7 +81,8 @@ GOOD = '{"dimension": "term:air", "rule": "term", "expected_terms": ["air"]}'
     [
         ('{"dimension": "number:x", "rule": "numeric", "params": {"decimal": ",,"}}', "params.decimal", "one non-digit character"),
         ('{"dimension": "number:x", "rule": "numeric", "params": {"colour": "red"}}', "params.colour", "unknown params"),
-        ('{"dimension": "term:x", "rule": "term", "expected_terms": ["x"], "params": {"a": 1}}', "params", "takes no params"),
+        ('{"dimension": "term:x", "rule": "forbidden", "wrong_variants": ["x"], "params": {"a": 1}}', "params", "takes no params"),
+        ('{"dimension": "term:x", "rule": "term", "expected_terms": ["x"], "params": {"a": 1}}', "params.a", "unknown params"),
         ('{"dimension": "casing:x", "rule": "casing", "params": {}}', "params.style", "casing needs"),
         ('{"dimension": "ph:x", "rule": "placeholder", "params": {"patterns": ["(x"]}}', "params.patterns", "does not compile"),
         ('{"dimension": "copy:x", "rule": "source_copy"}', "src", "needs src"),

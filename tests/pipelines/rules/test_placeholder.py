@@ -80,3 +80,24 @@ def test_text_that_only_looks_like_markup_is_not_a_tag() -> None:
     for text in ("if a < b and c > d", "1 <2> 3", "<-- back", "x<>y", "< p>"):
         v = check_item(MARKUP, "plain", text)
         assert v is not None and v.full_pass, text
+
+
+def test_a_link_localised_for_the_target_language_is_the_same_tag() -> None:
+    """Django fr (issue 25 held-out failures): the translator keeps the tag and points its docs link
+    at /fr/; another change of the tag still fails."""
+    conv = Convention(dimension="placeholder:integrity", rule="placeholder", params={"patterns": [MARKUP_PATTERN]},
+                      src_lang="en", tgt_lang="fr-FR")
+    source = ('View <a href="https://docs.djangoproject.com/en/%(version)s/releases/" target="_blank" '
+              'rel="noopener">release notes</a> for Django %(version)s')
+    output = ('Afficher les <a href="https://docs.djangoproject.com/fr/%(version)s/releases/" target="_blank" '
+              'rel="noopener">notes de publication</a> de Django %(version)s')
+    v = check_item(conv, source, output)
+    assert v is not None and v.full_pass
+    broken = output.replace("/releases/", "/faq/")
+    bad = check_item(conv, source, broken)
+    assert bad is not None and not bad.full_pass
+    assert bad.missing_expected == [source[source.index("<a"):source.index(">") + 1]]
+    other_pair = Convention(dimension="placeholder:integrity", rule="placeholder", params={"patterns": [MARKUP_PATTERN]},
+                            src_lang="en", tgt_lang="de")
+    wrong = check_item(other_pair, source, output)  # /fr/ in a German output is no localisation
+    assert wrong is not None and not wrong.full_pass

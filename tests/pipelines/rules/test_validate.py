@@ -83,7 +83,9 @@ def test_set_validation_names_the_slow_regex() -> None:
 @pytest.mark.parametrize(
     ("rule", "params", "field"),
     [
-        ("term", {"x": 1}, "params"),
+        ("term", {"x": 1}, "params.x"),
+        ("term", {"yields_to": "page"}, "params.yields_to"),
+        ("forbidden", {"x": 1}, "params"),
         ("numeric", {"decimal": ",,"}, "params.decimal"),
         ("numeric", {"group": ["\u202f", 3]}, "params.group"),
         ("numeric", {"colour": "red"}, "params.colour"),
