@@ -38,14 +38,12 @@ def test_a_pattern_that_keeps_timing_out_is_stopped() -> None:
         pattern.search("qa!")  # stopped means stopped, also on an easy text
 
 
-def test_the_prefilter_is_linear_in_the_alternatives() -> None:
-    """One regex of many alternatives (200,000 took over 300 s: each union copied the set so far)."""
+def test_the_prefilter_takes_a_regex_of_many_alternatives() -> None:
+    """One regex of 20,000 alternatives (200,000 took over 300 s when each union copied the set so
+    far). No timed assertion: a quadratic regression shows as this test's duration in the suite's
+    --durations report, not as a flaky failure on a loaded machine."""
     from housestyle.pipelines.conventions.factors import literal_forms, required_factors
 
-    timings = []
-    for n in (5_000, 20_000):
-        pattern = "(?:" + "|".join(f"w{i}x" for i in range(n)) + ")"
-        started = time.perf_counter()
-        assert len(required_factors(pattern) or ()) == n and literal_forms(pattern, True) is None
-        timings.append(time.perf_counter() - started)
-    assert timings[1] < 2.0 and timings[1] < 12 * timings[0] + 0.2  # ~4x for 4x the alternatives
+    n = 20_000
+    pattern = "(?:" + "|".join(f"w{i}x" for i in range(n)) + ")"
+    assert len(required_factors(pattern) or ()) == n and literal_forms(pattern, True) is None
