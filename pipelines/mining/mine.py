@@ -49,14 +49,14 @@ def _families(families: tuple[Family, ...]) -> Proposer:
 
 # family name -> (proposer, thresholds getter): the explicit registry of non-term families.
 PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]]] = {
-    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
-    "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
-    "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
-    "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
+    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "quotes": (mine_quotes, lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "casing": (mine_casing, lambda p: (p.casing.min_support, p.casing.min_consistency)),
+    "dates": (mine_dates, lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "source_copy": (mine_source_copy, lambda p: (p.source_copy.min_support, p.source_copy.min_consistency)),
+    "numeric": (mine_numeric, lambda p: (p.numeric.min_support, p.numeric.min_consistency)),
+    "placeholder": (mine_placeholder, lambda p: (p.placeholder.min_support, p.placeholder.min_consistency)),
 }
 
 
@@ -84,7 +84,7 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     log_memory("term pass one")
     terms = mine_terms(corpus, params, cache)
     log_memory("term pass one done")
-    suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
+    suspects = find_suspects(terms.evidence, params.suspects.alpha) if params.suspects.alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])
@@ -109,7 +109,7 @@ def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams)
     and its evidence mapped back to the corpus's indices."""
     mined: list[Mined] = []
     stats: dict[str, Any] = {}
-    indices = np.asarray(verification_sample(corpus, params.verify_max_units), dtype=np.int64)
+    indices = np.asarray(verification_sample(corpus, params.patterns.verify_max_units), dtype=np.int64)
     sample = corpus.subset(indices).listed()
     local = list(range(len(sample)))
     for name in names:
@@ -152,7 +152,7 @@ def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParam
     """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
     every family re-mined on each fold's complement (``heldout``)."""
     if conventions:
-        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions))
+        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions), params)
         log_memory("held-out done")
 
 

@@ -7,7 +7,7 @@ fails most of the term rules its source triggers, and that is the test. Were the
 one, each rule in scope for it would fail independently with the rule's rule-of-succession failure
 rate, (counter + 1) / (units + 2): a rule seen in one unit may well fail, one seen in 200 seldom
 does. The unit is suspect when the Poisson-binomial probability of failing at least as many of its
-rules as it does is below ``suspect_alpha``. Suspects are reported (``suspect_units.parquet``),
+rules as it does is below ``suspects.alpha``. Suspects are reported (``suspect_units.parquet``),
 never dropped silently, and only the term rules leave them out: pattern and rule families keep
 measuring every unit, so a misaligned unit still shows as their counter-example.
 """

@@ -55,9 +55,9 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (fichiers/fichier), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
-                  iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
+                  iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
-    add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
+    add_attested_forms(cands, tgt_toks, targets, params.terms.form_suffix_slack)
     return cands
 
 
@@ -76,21 +76,21 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     if term.aligned:
         ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
         top = ranked[0][1]
-        keys = [k for k, n in ranked[:params.term_aligned_keys] if at_least(n, top, params.term_aligned_key_share)]
+        keys = [k for k, n in ranked[:params.candidates.aligned_keys] if at_least(n, top, params.candidates.aligned_key_share)]
         for k in list(keys):
             keys += [t for t in _truncations(k, cands.forms) if t not in keys]
     counts: Counter[str] = Counter()
     for unit in term.units:
         counts.update(cands.unit_keys[unit])
-    frequent = len(term.units) >= params.term_cooc_min_units
-    floor = params.term_min_consistency * len(term.units)
+    frequent = len(term.units) >= params.terms.cooc_min_units
+    floor = params.terms.min_consistency * len(term.units)
     keys += sorted(k for k, n in counts.items()
                    if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
     nominal = [k for k in keys if nominal_key(k, cands)]
     if nominal or " " in name:
         return nominal
     # A word the TM only ever renders as a verb (UI actions: confirm → confirmer) is a verb term.
-    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.term_verb_min_aligned]
+    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.terms.verb_min_aligned]
 
 
 def _form(cands: Candidates, key: str) -> str:
@@ -101,15 +101,15 @@ def _form(cands: Candidates, key: str) -> str:
 def cognate(term: str, form: str, params: MiningParams) -> bool:
     """Orthographically close single words (``address``/``adresse``, ``firmware``): in a
     technical TM such a target word is almost always the rendering, even where alignment failed."""
-    if " " in term or " " in form or min(len(term), len(form)) < params.term_cognate_min_chars:
+    if " " in term or " " in form or min(len(term), len(form)) < params.candidates.cognate_min_chars:
         return False
-    return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
+    return fuzz.ratio(term, form) / 100 >= params.terms.cognate_similarity
 
 
 def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
     tokens for a second pass over part of the same units."""
-    indices = hashed_sample(corpus, params.term_max_units_align)
+    indices = hashed_sample(corpus, params.alignment.max_units)
     cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
@@ -133,9 +133,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     for t, choices in choices_of.items():
         for c in choices:
             rivals.setdefault(c.key, []).append((c.dice, t))
-    best_dice = {k: sorted(v, reverse=True)[:params.term_rival_terms] for k, v in rivals.items()}
+    best_dice = {k: sorted(v, reverse=True)[:params.candidates.rival_terms] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
-    word_keys = {t: {k for k, _ in c.aligned.most_common(params.term_word_renderings)}
+    word_keys = {t: {k for k, _ in c.aligned.most_common(params.candidates.word_renderings)}
                  for t, c in cands.terms.items() if " " not in t}
     modifiers = modifier_words(cands, params)
     rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
@@ -162,10 +162,10 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
 def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]],
                     params: MiningParams) -> Callable[[str], bool]:
     """Whether a rendering key renders a source word adjacent to ``term`` in at least
-    ``term_neighbour_share`` of its units (the span ``word term`` or ``term word`` is itself a
+    ``candidates.neighbour_share`` of its units (the span ``word term`` or ``term word`` is itself a
     candidate seen that often)."""
     units = len(cands.terms[term].units)
-    share = params.term_neighbour_share
+    share = params.candidates.neighbour_share
     empty = TermCandidate()
 
     def renders(key: str) -> bool:
@@ -204,7 +204,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
             modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
-    chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
+    chosen = choose(choices, params.terms.boundary_tolerance, params.terms.min_consistency)
     chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
@@ -223,17 +223,17 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = chosen.repair
     # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
-    sample = evidence[:params.term_compound_sample]
+    sample = evidence[:params.terms.compound_sample]
     if found is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
-            params.term_compound_share):
+            params.terms.compound_share):
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params,
                                  corpus.targets)
-        if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
+        if rebuilt is None or rebuilt[0].coverage < params.terms.min_consistency:
             found = "fragment_of_compound", (
-                f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
-                f"{params.term_compound_share} of its occurrences, and no whole compound "
-                + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
+                f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= terms.compound_share "
+                f"{params.terms.compound_share} of its occurrences, and no whole compound "
+                + ("was aligned" if rebuilt is None else f"reaches coverage {params.terms.min_consistency}"))
         else:  # the whole compound stands as a candidate of its own, through the same filters
             (chosen, chosen_units), repair = rebuilt, "compound"
             stats["compound_rebuilt"] += 1
@@ -248,7 +248,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms
-    if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
+    if params.terms.generate_forms:  # the term is required, not the grammatical number the TM used
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms[chosen.key]), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
@@ -275,7 +275,7 @@ def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningPa
               *, mandated: bool) -> None:
     """Report a second rendering that is neither part of nor contains the chosen one and is frequent."""
     rivals = [c for c in choices if c.key != chosen.key and c.key not in chosen.key and chosen.key not in c.key
-              and c.coverage >= params.term_conflict_min_share and c.support >= params.term_conflict_min_support]
+              and c.coverage >= params.terms.conflict_min_share and c.support >= params.terms.conflict_min_support]
     if not rivals:
         return
     if term in result.trace:

@@ -43,7 +43,7 @@ def test_a_rejected_term_names_its_filter_and_figures(mined_set: Path, capsys: p
     code, out, _ = _explain(capsys, "--conventions", str(mined_set), "CONNECTING", "--tgt-lang", "fr")
     assert code == 0
     assert "Connecting [en→fr]: rejected (rare_gerund)" in out
-    assert "why: ends in 'connecting' with support 1 <= term_low_support 2" in out
+    assert "why: ends in 'connecting' with support 1 <= terms.low_support 2" in out
     code, out, _ = _explain(capsys, "--conventions", str(mined_set), "protect")
     assert code == 0 and "protect [en→fr]: no_rendering" in out and "'protéger' [protéger]: not measured, aligned 1" in out
 
