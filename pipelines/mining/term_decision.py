@@ -105,17 +105,6 @@ def _long_singleton(c: TermCase) -> str | None:
     return None
 
 
-def _not_compositional(c: TermCase) -> str | None:
-    p, ch = c.params, c.chosen
-    if " " not in c.term or not (ch.support <= p.terms.compositional_support or ch.dice < p.terms.compositional_dice):
-        return None
-    if compositional(c.term, ch.key, c.word_keys, p):
-        return None
-    why = (f"support {ch.support} <= terms.compositional_support {p.terms.compositional_support}"
-           if ch.support <= p.terms.compositional_support else f"dice {ch.dice:.2f} < terms.compositional_dice {p.terms.compositional_dice}")
-    return f"{why} and a word of the term has none of its renderings in '{ch.key}'"
-
-
 def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
     p, ch = c.params, c.chosen
     extra = content_words(ch.key, p) - content_words(c.term, p)
@@ -213,7 +202,6 @@ FILTERS: list[tuple[str, Filter]] = [
     ("weak_low_support", _weak_low_support),
     ("no_majority", _no_majority),
     ("long_singleton", _long_singleton),
-    ("not_compositional", _not_compositional),
     ("rendering_adds_words", _rendering_adds_words),
     ("odd_rendering", _odd_rendering),
     ("partial_rendering", _partial_rendering),
