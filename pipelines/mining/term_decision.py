@@ -98,13 +98,6 @@ def _no_majority(c: TermCase) -> str | None:
             + ("one word" if " " not in c.term else "not built from its words' renderings"))
 
 
-def _long_singleton(c: TermCase) -> str | None:
-    p = c.params
-    if c.chosen.support <= 1 and len(c.words) > p.terms.singleton_max_words:
-        return f"support {c.chosen.support} and {len(c.words)} words > terms.singleton_max_words {p.terms.singleton_max_words}"
-    return None
-
-
 def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
     p, ch = c.params, c.chosen
     extra = content_words(ch.key, p) - content_words(c.term, p)
@@ -201,7 +194,6 @@ FILTERS: list[tuple[str, Filter]] = [
     ("low_support", _low_support),
     ("weak_low_support", _weak_low_support),
     ("no_majority", _no_majority),
-    ("long_singleton", _long_singleton),
     ("rendering_adds_words", _rendering_adds_words),
     ("odd_rendering", _odd_rendering),
     ("partial_rendering", _partial_rendering),

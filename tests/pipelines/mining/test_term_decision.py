@@ -27,7 +27,6 @@ CASES = {
     "low_support": case("firewall", support=0),
     "weak_low_support": case("firewall", support=2, dice=0.1),
     "no_majority": case("firewall", support=4, coverage=0.5),
-    "long_singleton": case("big red firewall rules", "grandes règles rouges pare-feu", support=1, aligned=1, occurrences=1),
     "rendering_adds_words": case("firewall", "pare-feu installé localement"),
     "odd_rendering": case("firewall", forms=["pare-feu."]),
     "partial_rendering": case("firewall packet rules", "règle"),
