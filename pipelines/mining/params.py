@@ -27,7 +27,6 @@ class TermParams:
     max_words: int = 4  # longest source n-gram (words; hyphens inside a word do not count)
     min_support: int = 1  # units whose target holds the rendering
     min_consistency: float = 0.5  # support / units whose source holds the term
-    min_dice: float = 0.25  # unit-level Dice of term and rendering (association)
     cooc_min_units: int = 3  # co-occurring target words become candidates from this many units
     cognate_similarity: float = 0.8  # rapidfuzz ratio above which a single word is a cognate
     reverse_ratio: float = 0.5  # a rendering far more associated with another term is that term's
@@ -35,9 +34,6 @@ class TermParams:
     reverse_max_support: int = 5  # well-attested rules may share a rendering (two synonyms, one French word)
     compound_share: float = 0.9  # share of a rendering's occurrences hyphen-joined that makes it a compound's half
     compound_sample: int = 200  # evidence units read to tell a compound's half (see fragment_of_compound)
-    # At or below this consistency a rule needs a cognate or compositional rendering. Dev splits:
-    # TICO drops 52 rules (about half judged wrong by us), VPN XLIFF 11 (9 wrong); gold recall unchanged.
-    no_majority: float = 0.5
     # Terms, not vocabulary (termhood.py): a one-word term this frequent in general language (Zipf)
     # is a rule only at both figures below. Held-out (Mozilla VPN XLIFF, seeded half A mined, half B's
     # approved targets scored): one-word Zipf >= 4 rules pass .847 (Zipf < 4: .996); of those, the ones
@@ -46,8 +42,6 @@ class TermParams:
     general_min_support: int = 3
     general_min_consistency: float = 0.9
     verb_min_aligned: int = 3  # a one-word term with no nominal rendering may take a verb aligned this often
-    low_support: int = 2  # at or below this support a rule needs the stricter checks below
-    low_support_min_align: float = 0.5  # share of the term's occurrences aligned to the rendering
     min_chars: int = 3  # shortest source term (characters)
     max_rendering_words: int = 5
     form_suffix_slack: int = 3  # an attested form of a multiword rendering joins it when each word
@@ -66,6 +60,16 @@ class TermParams:
     #   1499→1501, gold 47→48; VPN .989→.989, 452→453; Django .988→.988, 86→86; Wagtail .958→.958, 783→785.
     # - singleton_max_words 3 (filter long_singleton): TICO .954→.954, items 1499→1498, gold 47→47; VPN,
     #   Django, Wagtail unchanged (.989/452, .988/86, .958/783).
+    # - low_support 2, and with it min_dice .25 and low_support_min_align .5 (filter weak_low_support) and
+    #   the filters rare_gerund, ends_in_modifier and cognate_of_other_term, which applied only at or below
+    #   it; candidates.extra_words_allowed now holds at every support. Off: TICO .954→.954, items
+    #   1499→1502, gold 47→47; VPN .989→.989, 452→452; Django .988→.988, 86→86; Wagtail .958→.957,
+    #   783→784. Left without a user by those filters, and removed with them: term_context.modifier_share
+    #   2/3 and word_class_min_aligned 3 (modifier_words, for ends_in_modifier), candidates.
+    #   same_word_prefix_share .75 (other_word, for cognate_of_other_term).
+    # - no_majority .5 (filter no_majority: at or below it a rendering needed a cognate or compositional
+    #   one; low_consistency already rejects below min_consistency .5, so it only judged coverage = .5):
+    #   off, TICO .954→.954, items 1499→1499, gold 47→47; VPN, Django, Wagtail identical.
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +81,7 @@ class CandidateParams:
     aligned_key_share: float = 0.2  # ... each aligned at least this share as often as the strongest
     cognate_min_chars: int = 5  # shorter words are too often alike by chance to count as cognates
     rival_terms: int = 8  # strongest rival terms kept per rendering, for competitive linking
-    word_renderings: int = 3  # a source word's top aligned renderings, for the compositional checks
+    word_renderings: int = 3  # a source word's top aligned renderings, for the neighbour test (trim_overlong)
     neighbour_share: float = 0.5  # a word is a term's neighbour when beside it in this share of its units
     edge_min_chars: int = 2  # an edge word of a term span has this many characters (or terms.min_chars)
     elided_max_chars: int = 4  # an apostrophe-final word this short is an elided article or pronoun (l', qu')
@@ -85,7 +89,7 @@ class CandidateParams:
     content_word_min_chars: int = 3  # a shorter word is a function word when counting content words
     rendering_word_min_chars: int = 2  # a one-letter word of a rendering counts for nothing
     cover_share: float = 0.5  # a rendering has counterparts for at least this share of the term's content words
-    extra_words_allowed: int = 1  # content words a rendering above terms.low_support may add to its term
+    extra_words_allowed: int = 1  # content words a rendering may add to its term
     adverb_min_chars: int = 6  # shorter -ly words are rarely adverbs (only, fly, rely)
     participle_min_chars: int = 5  # shorter -ed words are rarely participles (red, bed, need)
     plural_stem_min_chars: int = 3  # an English plural keeps a stem this long (bus, gas are no plurals)
@@ -93,15 +97,12 @@ class CandidateParams:
     family_prefix_share: float = 0.5  # a verb and a noun of one family share this much of the shorter word
     stem_prefix_share: float = 0.8  # one-word renderings sharing this much of the shorter word are one rule
     compound_prefix_share: float = 0.8  # a hyphenated word sharing this much with a compound is its form
-    same_word_prefix_share: float = 0.75  # English words sharing this much of the shorter are one word's forms
 
 
 @dataclass(frozen=True, slots=True)
 class TermContextParams:
     """What the rest of the TM says about a term (term_context)."""
 
-    word_class_min_aligned: int = 3  # alignments before a word's class is read from its renderings
-    modifier_share: float = 2 / 3  # a modifier's renderings are adjectives or verbs at least this often
     noun_min_aligned: int = 2  # alignments before a word can be told a noun
     noun_share: float = 0.5  # a noun's renderings are nouns more often than this
     verb_sense_min_aligned: int = 2  # a verb rendering aligned once is noise, not the term's verb sense

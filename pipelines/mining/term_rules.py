@@ -30,8 +30,6 @@ from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidat
 from housestyle.pipelines.mining.term_context import (
     drop_headless,
     drop_nested,
-    modifier_words,
-    other_word,
     verb_senses,
 )
 from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
@@ -137,7 +135,6 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     vocabulary = set(cands.terms)
     word_keys = {t: {k for k, _ in c.aligned.most_common(params.candidates.word_renderings)}
                  for t, c in cands.terms.items() if " " not in t}
-    modifiers = modifier_words(cands, params)
     rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
     for word, keys in word_keys.items():
         for key in keys:
@@ -146,8 +143,8 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
         if term not in choices_of:
             result.stats["no_source_hit"] += 1
             continue
-        _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, (vocabulary, word_keys), corpus,
-                params, result, _neighbour_test(term, cands, rendered_by, params), modifiers, sense_choices.get(term, []))
+        _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, vocabulary, corpus,
+                params, result, _neighbour_test(term, cands, rendered_by, params), sense_choices.get(term, []))
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
@@ -200,24 +197,20 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: Mapping[str, np.ndarray],
-            best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
+            best_dice: dict[str, list[tuple[float, str]]], vocabulary: set[str], corpus: Corpus,
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
-            modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
+            senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
     chosen = choose(choices, params.terms.boundary_tolerance, params.terms.min_consistency)
     chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
     trace = result.trace[term] = Decision(choices, chosen.key)
-    vocabulary, word_keys = lexicon
     spelling = spelled(cands.terms[term])
 
     def case_of(choice: Choice) -> TermCase:
-        def cognate_rival() -> str | None:
-            return next((t for _, t in best_dice.get(choice.key, [])
-                         if other_word(t, term, params) and cognate(t, _form(cands, choice.key), params)), None)
         return TermCase(term, choice, params, cands.terms[term].occurrences, spelling, corpus.src_lang, best_dice,
-                        vocabulary, word_keys, modifiers, cognate_rival)
+                        vocabulary)
 
     found = first_rejection(case_of(chosen))
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
@@ -244,7 +237,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         why = found[0]
         trace.reject(*found)
         stats[why] += 1
-        if why in ("low_consistency", "no_majority"):  # the TM is split: report the renderings, mandate none
+        if why == "low_consistency":  # the TM is split: report the renderings, mandate none
             _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms

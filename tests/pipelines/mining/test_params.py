@@ -11,7 +11,7 @@ import pytest
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, TermParams, at_least, more_than
 from housestyle.pipelines.mining.patterns.casing import learn_keep, title_source
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
-from housestyle.pipelines.mining.term_context import modifier_words, verb_senses
+from housestyle.pipelines.mining.term_context import noun_words, verb_senses
 from housestyle.pipelines.mining.term_filters import adverb, covers, stem
 from housestyle.pipelines.mining.term_rules import cognate
 
@@ -33,11 +33,12 @@ def test_the_moved_thresholds_are_read_from_the_parameters() -> None:
     assert stem("gas") == "gas" and stem("bus", p.with_({"candidates.plural_stem_min_chars": 2})) == "bu"
     assert covers("chest pain relief", "soulagement douleur") and not covers(
         "chest pain relief", "soulagement douleur", p.with_({"candidates.cover_share": 0.9}))
-    terms = {"wide": TermCandidate(aligned=Counter({"large": 2, "élargir": 1}))}
-    pos = {"large": Counter({"ADJ": 2}), "élargir": Counter({"VERB": 1})}
+    terms = {"wide": TermCandidate(aligned=Counter({"large": 2, "élargir": 1})),
+             "table": TermCandidate(aligned=Counter({"tableau": 2}))}
+    pos = {"large": Counter({"ADJ": 2}), "élargir": Counter({"VERB": 1}), "tableau": Counter({"NOUN": 2})}
     cands = Candidates(terms, {}, pos, [])
-    assert modifier_words(cands, p.with_({"term_context.word_class_min_aligned": 3})) == {"wide"}
-    assert modifier_words(cands, p.with_({"term_context.word_class_min_aligned": 4})) == frozenset()
+    assert noun_words(cands, p) == {"table"}
+    assert noun_words(cands, p.with_({"term_context.noun_min_aligned": 3})) == frozenset()
     assert verb_senses("wide", cands, p) == [] and verb_senses("wide", cands, p.with_({"term_context.verb_sense_min_aligned": 1})) == ["élargir"]
     keep = learn_keep(["a", "b", "c"], ["Voir Acme ici", "voir Acme là", "un acme"], p)
     assert keep == [] and learn_keep(["a", "b", "c"], ["Voir Acme ici", "voir Acme là", "un acme"],
