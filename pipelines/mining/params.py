@@ -74,9 +74,11 @@ class TermParams:
     #   783→784. Left without a user by those filters, and removed with them: term_context.modifier_share
     #   2/3 and word_class_min_aligned 3 (modifier_words, for ends_in_modifier), candidates.
     #   same_word_prefix_share .75 (other_word, for cognate_of_other_term).
-    # - no_majority .5 (filter no_majority: at or below it a rendering needed a cognate or compositional
-    #   one; low_consistency already rejects below min_consistency .5, so it only judged coverage = .5):
-    #   off, TICO .954→.954, items 1499→1499, gold 47→47; VPN, Django, Wagtail identical.
+    # - no_majority .5: at or below it a rendering needed a cognate or compositional one, but
+    #   low_consistency rejects below min_consistency (.5) first, so it only ever judged a tie at the
+    #   floor. Filter off: TICO .954→.954, items 1499→1499, gold 47→47; VPN, Django, Wagtail identical.
+    #   The filter stays on min_consistency (the same boundary at the defaults): a 5/5 split is reported
+    #   as a conflict, not mandated (test_conflicts_splits), which is no held-out figure's job.
 
 
 @dataclass(frozen=True, slots=True)

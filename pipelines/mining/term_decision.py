@@ -24,6 +24,7 @@ from housestyle.pipelines.mining.term_filters import (
     COUNT_WORDS,
     _rival_dice,
     adverb,
+    compositional,
     content_words,
     covers,
     joined_sentences,
@@ -43,6 +44,7 @@ class TermCase:
     src_lang: str = "en"
     best_dice: Mapping[str, list[tuple[float, str]]] = field(default_factory=dict)
     vocabulary: set[str] = field(default_factory=set)  # every candidate source term
+    word_keys: Mapping[str, set[str]] = field(default_factory=dict)  # source word -> its top renderings
 
     @property
     def words(self) -> list[str]:
@@ -66,6 +68,21 @@ def _joined_sentences(c: TermCase) -> str | None:
 def _low_support(c: TermCase) -> str | None:
     p = c.params
     return f"support {c.chosen.support} < terms.min_support {p.terms.min_support}" if c.chosen.support < p.terms.min_support else None
+
+
+def _no_majority(c: TermCase) -> str | None:
+    # At the consistency floor itself the rendering ties with the others (5 of 10 units): frequency
+    # alone does not make it the client's choice (dev: TICO ``protect`` → a disease's name; VPN
+    # ``Save`` → ``économiser``), the term is a conflict, unless a cognate, or a phrase built from its
+    # words' own renderings, breaks the tie. (Its own threshold ``no_majority`` .5 is gone: it only
+    # ever acted at ``terms.min_consistency``, below which ``low_consistency`` rejects first.)
+    p, ch = c.params, c.chosen
+    if ch.coverage > p.terms.min_consistency or ch.cognate:
+        return None
+    if " " in c.term and compositional(c.term, ch.key, c.word_keys, p):
+        return None
+    return (f"coverage {ch.coverage:.2f} <= terms.min_consistency {p.terms.min_consistency}, a tie, not a cognate, "
+            + ("one word" if " " not in c.term else "not built from its words' renderings"))
 
 
 def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
@@ -140,6 +157,7 @@ FILTERS: list[tuple[str, Filter]] = [
     ("low_consistency", _low_consistency),
     ("joined_sentences", _joined_sentences),
     ("low_support", _low_support),
+    ("no_majority", _no_majority),
     ("rendering_adds_words", _rendering_adds_words),
     ("odd_rendering", _odd_rendering),
     ("partial_rendering", _partial_rendering),

@@ -9,7 +9,7 @@ belong to another term (competitive linking), adverbs, punctuation fragments. Th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import spacy
 
@@ -50,6 +50,19 @@ def adverb(word: str, vocabulary: set[str], params: MiningParams = DEFAULT_PARAM
     if not word.endswith("ly") or len(word) < params.candidates.adverb_min_chars:
         return False
     return any(base in vocabulary for base in (word[:-2], word[:-1] + "e", word[:-3] + "y"))
+
+
+def compositional(term: str, key: str, word_keys: Mapping[str, set[str]], params: MiningParams = DEFAULT_PARAMS) -> bool:
+    """Every content word of a multiword term has one of its own aligned renderings inside ``key``
+    (``operating system`` → ``système d'exploitation``: system→système, operating→exploitation). A
+    phrase seen once has no other evidence; this keeps real terms and drops clause fragments."""
+    inside = set(key.split(" "))
+    for word in term.replace("-", " ").split(" "):
+        if len(word) < params.candidates.content_word_min_chars or word in STOP_LIKE:
+            continue
+        if not any(set(k.split(" ")) & inside for k in word_keys.get(word, ())):
+            return False
+    return True
 
 
 def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0) -> frozenset[str] | None:

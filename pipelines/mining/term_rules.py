@@ -143,7 +143,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
         if term not in choices_of:
             result.stats["no_source_hit"] += 1
             continue
-        _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, vocabulary, corpus,
+        _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, (vocabulary, word_keys), corpus,
                 params, result, _neighbour_test(term, cands, rendered_by, params), sense_choices.get(term, []))
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
@@ -197,7 +197,7 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 
 
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: Mapping[str, np.ndarray],
-            best_dice: dict[str, list[tuple[float, str]]], vocabulary: set[str], corpus: Corpus,
+            best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
             senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
@@ -206,11 +206,12 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
     trace = result.trace[term] = Decision(choices, chosen.key)
+    vocabulary, word_keys = lexicon
     spelling = spelled(cands.terms[term])
 
     def case_of(choice: Choice) -> TermCase:
         return TermCase(term, choice, params, cands.terms[term].occurrences, spelling, corpus.src_lang, best_dice,
-                        vocabulary)
+                        vocabulary, word_keys)
 
     found = first_rejection(case_of(chosen))
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
@@ -237,7 +238,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         why = found[0]
         trace.reject(*found)
         stats[why] += 1
-        if why == "low_consistency":  # the TM is split: report the renderings, mandate none
+        if why in ("low_consistency", "no_majority"):  # the TM is split: report the renderings, mandate none
             _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms

@@ -10,6 +10,7 @@ from housestyle.pipelines.mining.params import MiningParams
 from housestyle.pipelines.mining.term_decision import FILTERS, HELDOUT_SLOT, TermCase, describe, filter_names, first_rejection
 
 P = MiningParams()
+WORD_KEYS = {"firewall": {"pare-feu"}, "rules": {"règle"}, "public": {"public"}, "health": {"santé"}}
 
 
 def case(term: str, key: str = "pare-feu", support: int = 8, coverage: float = 1.0, dice: float = 0.9,
@@ -17,13 +18,14 @@ def case(term: str, key: str = "pare-feu", support: int = 8, coverage: float = 1
          spelling: str | None = None, **extra: object) -> TermCase:
     choice = Choice(key, forms or [key], support, coverage, dice, aligned, cognate)
     return TermCase(term, choice, P, occurrences, spelling or term, "en", vocabulary={"firewall", "successful"},
-                    **extra)  # type: ignore[arg-type]
+                    word_keys=WORD_KEYS, **extra)  # type: ignore[arg-type]
 
 
 CASES = {
     "low_consistency": case("firewall", coverage=0.4),
     "joined_sentences": case("firewall", spelling="2014.In firewall"),
     "low_support": case("firewall", support=0),
+    "no_majority": case("firewall", support=4, coverage=0.5),
     "rendering_adds_words": case("firewall", "pare-feu installé localement"),
     "odd_rendering": case("firewall", forms=["pare-feu."]),
     "partial_rendering": case("firewall packet rules", "règle"),

@@ -7,12 +7,23 @@ from housestyle.pipelines.mining.params import MiningParams
 from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
 from housestyle.pipelines.mining.term_filters import fragment_of_compound, hyphen_sides
 
-VOCABULARY = {"internet", "connection", "open"}
+WORD_KEYS = {"internet": {"internet"}, "connection": {"connexion"}, "open": {"ouvrir"}}
+LEXICON = (set(WORD_KEYS), WORD_KEYS)
 
 
 def _why(term: str, chosen: Choice, occurrences: int) -> str | None:
-    found = first_rejection(TermCase(term, chosen, MiningParams(), occurrences, term, "en", {}, VOCABULARY))
+    found = first_rejection(TermCase(term, chosen, MiningParams(), occurrences, term, "en", {}, *LEXICON))
     return None if found is None else found[0]
+
+
+def test_a_rendering_in_half_the_units_needs_a_second_line_of_evidence() -> None:
+    # TICO dev: ``open`` is ``ouvrir`` in 6 of its 12 units, something else in the other 6
+    assert _why("open", Choice("ouvrir", ["ouvrir", "ouvert"], 6, 0.5, 0.67, 4), 12) == "no_majority"
+    # a cognate is evidence of its own (VPN XLIFF: video → vidéo in 1 of 2 units)
+    assert _why("video", Choice("vidéo", ["vidéo"], 1, 0.5, 0.67, 1, cognate=True), 2) != "no_majority"
+    # so is a multiword rendering built from its words' own renderings
+    phrase = Choice("connexion internet", ["connexion internet"], 1, 0.5, 0.67, 1)
+    assert _why("internet connection", phrase, 2) != "no_majority"
 
 
 def test_a_majority_rendering_needs_nothing_more() -> None:

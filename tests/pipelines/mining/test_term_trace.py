@@ -73,7 +73,7 @@ def test_real_terms_of_the_dev_split(tico_dev: Corpus, tmp_path: Path) -> None:
 REAL_TERMS: dict[str, str] = {
     "Countries": "countries [en→fr]: rule",
     "including": "including [en→fr]: no_rendering",
-    "generally": "generally [en→fr]: rejected (adverb)\n  why: 'generally' is an -ly adverb (its base is a word of the TM)",
+    "generally": "generally [en→fr]: rejected (no_majority)\n  why: coverage 0.50 <= terms.min_consistency 0.5, a tie",
     "ability": "ability [en→fr]: rejected (general_word)\n  why: a general word (zipf 5.0 >= terms.general_zipf 4.0), coverage 0.60",
     "of countries": "the miner never considered it (not a candidate: it starts or ends with 'of'",
 }
