@@ -80,6 +80,9 @@ class TermParams:
     #   floor. Filter off: TICO .954→.954, items 1499→1499, gold 47→47; VPN, Django, Wagtail identical.
     #   The filter stays on min_consistency (the same boundary at the defaults): a 5/5 split is reported
     #   as a conflict, not mandated (test_conflicts_splits), which is no held-out figure's job.
+    # All of the above removed together (this code): TICO .954→.954, items 1499→1503, gold 47→48; VPN
+    # .989→.989, 452→453; Django .988→.988, 86→86; Wagtail .958→.957, 783→786. The cost: more rules
+    # reach the suggested tier (TICO 3554→5289, VPN 368→490), the default review packet grows 384→402 (TICO).
 
 
 @dataclass(frozen=True, slots=True)
