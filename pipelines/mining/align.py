@@ -4,7 +4,7 @@ symmetrised with grow-diag.
 Hand-written (vectorised numpy EM) because the one installable fast aligner (eflomal) samples with
 an unseeded random generator: the same TM would give different alignments, hence different
 set_versions. EM here is deterministic: same input, same links. Memory is O(Σ |src|·|tgt|) over the
-aligned units, which is why very large TMs align a bounded sample (``term_max_units_align``).
+aligned units, which is why very large TMs align a bounded sample (``alignment.max_units``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Choosing one term's rendering among its candidates: boundary repair and grouping of variants.
 
 ``choose``: among the renderings aligned to the term, the most strongly associated (Dice) one whose
-coverage reaches ``term_min_consistency`` (an exact tie goes to a cognate or copy of the term before
+coverage reaches ``terms.min_consistency`` (an exact tie goes to a cognate or copy of the term before
 the aligner's pick: on a one-unit term the aligner often links a neighbouring word, ``Golgi`` →
 ``compartiment``); then an aligned rendering containing it wins when it does not lower coverage by
-more than ``term_boundary_tolerance`` (extension). A shorter rendering wins only through Dice: letting
+more than ``terms.boundary_tolerance`` (extension). A shorter rendering wins only through Dice: letting
 it win on coverage alone (``rhume`` over ``rhume commun``) cost 2 gold pairs on the dev split and cut
 rules to their first word (``host cell`` → ``hôte``, ``school closures`` → ``fermeture``).
 ``trim_overlong``: Dice cannot tell an over-long rendering (equal coverage, fewer units elsewhere, so
@@ -66,7 +66,7 @@ def trim_overlong(chosen: Choice, choices: list[Choice], renders_neighbour: Call
     shorter = [c for c in choices if nested(c.key, chosen.key) and c.coverage >= chosen.coverage]
     for short in sorted(shorter, key=lambda c: (-len(c.key), c.key)):
         extra = [w for w in _without(chosen.key.split(" "), short.key.split(" "))
-                 if len(w) >= params.term_rendering_word_min_chars]
+                 if len(w) >= params.candidates.rendering_word_min_chars]
         if extra and all(renders_neighbour(w) for w in extra):
             return short
     return chosen
@@ -113,16 +113,16 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
 
 
 def share_start(a: str, b: str, fraction: float, params: MiningParams = DEFAULT_PARAMS) -> bool:
-    """``a`` and ``b`` share at least ``term_shared_prefix_min_chars`` characters and ``fraction``
+    """``a`` and ``b`` share at least ``candidates.shared_prefix_min_chars`` characters and ``fraction``
     of the shorter word."""
-    return len(os.path.commonprefix([a, b])) >= max(params.term_shared_prefix_min_chars, fraction * min(len(a), len(b)))
+    return len(os.path.commonprefix([a, b])) >= max(params.candidates.shared_prefix_min_chars, fraction * min(len(a), len(b)))
 
 
 def _derived(a: str, b: str, params: MiningParams) -> bool:
     """Words of one family across parts of speech share their start (``travail``/``travailler``);
     a verb the aligner linked to a term beside an unrelated noun (``aider`` beside ``téléphonique``
     for ``help``) is the term's real sense, not an alternative."""
-    return share_start(a, b, params.term_family_prefix_share, params)
+    return share_start(a, b, params.candidates.family_prefix_share, params)
 
 
 def _spelling_variant(forms: list[str], chosen: list[str]) -> bool:
@@ -135,5 +135,5 @@ def _spelling_variant(forms: list[str], chosen: list[str]) -> bool:
 def _stem_sibling(c: Choice, chosen: Choice, params: MiningParams) -> bool:
     if " " in chosen.key or " " in c.key or not (c.aligned or c.cognate):
         return False
-    return len(os.path.commonprefix([c.key, chosen.key])) >= max(params.term_stem_min_chars,
-                                                                  params.term_stem_prefix_share * min(len(c.key), len(chosen.key)))
+    return len(os.path.commonprefix([c.key, chosen.key])) >= max(params.terms.stem_min_chars,
+                                                                  params.candidates.stem_prefix_share * min(len(c.key), len(chosen.key)))

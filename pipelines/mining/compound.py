@@ -67,7 +67,7 @@ def compound_spellings(half: Choice, aligned: Counter[str], forms_of: Mapping[st
     texts = source.gather(s_units) if isinstance(source, Texts) else [source[i] for i in s_units.tolist()]
     for text in texts:  # (a dash the counting fold wrote as "-" joins nothing)
         for word in (w if raw_targets is None else fold_count(w) for w in _HYPHENATED.findall(text)):
-            if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.term_compound_prefix_share, params):
+            if set(word.split("-")) & set(half.forms) and share_start(word, best_form, params.candidates.compound_prefix_share, params):
                 spellings.add(word)
     return best, sorted(spellings)
 

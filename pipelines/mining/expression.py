@@ -5,7 +5,7 @@ jour", "mettre à jour") and ``password`` → "mot(s)" (from "mot de passe"). Th
 to one word of the expression; that word alone covers every inflection of the expression, so it wins
 the choice, and the rule then passes "jour" anywhere ("météo du jour") and fails nothing useful. The
 multiword hyphen-free analogue of ``term_filters.fragment_of_compound``: when, in at least
-``term_compound_share`` of the rendering's occurrences in the term's units, it sits inside a form of
+``terms.compound_share`` of the rendering's occurrences in the term's units, it sits inside a form of
 a longer rendering the aligner also linked to the term (``mettre à jour``, ``mot de passer``), the
 rule is that longer rendering if it is consistent enough on its own, else none.
 """

@@ -8,7 +8,8 @@ fold the miner runs again on the other folds only, and the rules it finds there 
 held-out fold's approved targets with the scoring engine (``score_systems``: the figure means what
 ``housestyle score`` means). A rule of the full run gets the items and passes of the rules with its
 key (rule, dimension, src) mined without each fold; a rule never re-found without a fold has
-0 held-out items. Rules that do not clear their kind's bar (``HeldoutBar``) become ``suggested``.
+0 held-out items. Rules that do not clear their kind's bar (``params.heldout``, a ``HeldoutBar`` each,
+with the figures that justify them) become ``suggested``.
 
 Why re-mine rather than score the full run's rules on each fold: a rule mined on all units has seen
 the fold it is checked on, so its fold agreement is its consistency again (issue 25: consistency
@@ -23,46 +24,22 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus, log_memory
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, HeldoutBar, MiningParams
 from housestyle.pipelines.scoring.engine import score_systems
 
 FOLDS = 2  # two halves: each re-mining sees half the TM, as the issue's split measurement did
 Key = tuple[str, str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class HeldoutBar:
-    """A rule is kept as ``candidate`` when at least ``min_items`` held-out items exist and at least
-    ``min_rate`` of them pass; otherwise it is ``suggested``."""
-
-    min_items: int
-    min_rate: float
-
-
-# Bars per rule kind, each justified by a held-out figure (issue 25 table: TICO en→fr mined on `test`,
-# scored on `dev`; Mozilla VPN XLIFF seeded halves):
-# - term: rules seen on one unit pass .65 (TICO) / .80 (VPN) on held-out approved output; a rule with
-#   >= 3 held-out items at >= .9 is one the client's unseen translations keep nine times in ten (at 3
-#   items that means all 3 pass). Below 3 items the rate says nothing (one miss is 50%).
-# - every other kind: pattern held out at .997/.999 and source_copy at 1.0 while casing was .667 on
-#   VPN: the bar is the issue's target for these kinds, .99, on >= 3 items.
-# Measured with these bars (tests/bench/results/heldout_2026-12-06.md, rules mined on one half by a
-# miner that cross-fits inside that half, scored on the other half's approved targets): term rules
-# .821 → .949 (TICO test→dev), .910 → .983 (Mozilla VPN); pattern/placeholder/source_copy >= .991.
-# On the demo TM, candidate terms (>= 3 items, >= .9) pool to .968 held out, the suggested ones to .722.
-TERM_BAR = HeldoutBar(min_items=3, min_rate=0.9)
-OTHER_BAR = HeldoutBar(min_items=3, min_rate=0.99)
-BARS: dict[str, HeldoutBar] = {"term": TERM_BAR}
-
-
-def bar_of(rule: str) -> HeldoutBar:
-    return BARS.get(rule, OTHER_BAR)
+def bar_of(rule: str, params: MiningParams = DEFAULT_PARAMS) -> HeldoutBar:
+    """The bar a rule of this kind must clear (params.heldout: term, or every other kind)."""
+    return params.heldout.term if rule == "term" else params.heldout.other
 
 
 def fold_of(unit_id: str, folds: int = FOLDS) -> int:
@@ -116,12 +93,13 @@ def _score(rules: Sequence[Convention], held: Corpus) -> list[tuple[Key, int, in
             for row in scores.select("convention_id", "scored", "passed").iter_rows(named=True)]
 
 
-def apply_heldout(conventions: Sequence[Convention], counts: dict[str, tuple[int, int]]) -> None:
+def apply_heldout(conventions: Sequence[Convention], counts: dict[str, tuple[int, int]],
+                  params: MiningParams = DEFAULT_PARAMS) -> None:
     """Write the counts into the mined conventions and demote those below their bar to ``suggested``."""
     for conv in conventions:
         items, passed = counts.get(conv.convention_id, (0, 0))
         conv.heldout_items, conv.heldout_passed = items, passed
-        bar = bar_of(conv.rule)
+        bar = bar_of(conv.rule, params)
         if conv.status == "candidate" and (items < bar.min_items or passed < bar.min_rate * items):
             conv.status = "suggested"
 

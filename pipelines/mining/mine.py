@@ -50,14 +50,14 @@ def _families(families: tuple[Family, ...]) -> Proposer:
 
 # family name -> (proposer, thresholds getter): the explicit registry of non-term families.
 PROPOSERS: dict[str, tuple[Proposer, Callable[[MiningParams], tuple[int, float]]]] = {
-    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "quotes": (mine_quotes, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "casing": (mine_casing, lambda p: (p.casing_min_support, p.casing_min_consistency)),
-    "dates": (mine_dates, lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.pattern_min_support, p.pattern_min_consistency)),
-    "source_copy": (mine_source_copy, lambda p: (p.copy_min_support, p.copy_min_consistency)),
-    "numeric": (mine_numeric, lambda p: (p.numeric_min_support, p.numeric_min_consistency)),
-    "placeholder": (mine_placeholder, lambda p: (p.placeholder_min_support, p.placeholder_min_consistency)),
+    "typography": (_families(TYPOGRAPHY_FAMILIES), lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "quotes": (mine_quotes, lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "casing": (mine_casing, lambda p: (p.casing.min_support, p.casing.min_consistency)),
+    "dates": (mine_dates, lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "currency": (_families(CURRENCY_FAMILIES), lambda p: (p.patterns.min_support, p.patterns.min_consistency)),
+    "source_copy": (mine_source_copy, lambda p: (p.source_copy.min_support, p.source_copy.min_consistency)),
+    "numeric": (mine_numeric, lambda p: (p.numeric.min_support, p.numeric.min_consistency)),
+    "placeholder": (mine_placeholder, lambda p: (p.placeholder.min_support, p.placeholder.min_consistency)),
 }
 
 
@@ -101,7 +101,7 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
     log_memory("term pass one")
     terms = mine_terms(corpus, params, cache)
     log_memory("term pass one done")
-    suspects = misaligned_units(corpus, terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
+    suspects = misaligned_units(corpus, terms.evidence, params.suspects.alpha) if params.suspects.alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
     if suspects:
         kept = np.delete(kept, [s.index for s in suspects])
@@ -126,7 +126,7 @@ def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams)
     and its evidence mapped back to the corpus's indices."""
     mined: list[Mined] = []
     stats: dict[str, Any] = {}
-    indices = np.asarray(verification_sample(corpus, params.verify_max_units), dtype=np.int64)
+    indices = np.asarray(verification_sample(corpus, params.patterns.verify_max_units), dtype=np.int64)
     sample = corpus.subset(indices).listed()
     local = list(range(len(sample)))
     for name in names:
@@ -173,7 +173,7 @@ def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAU
         misaligned = {str(row["unit_id"]) for row in result.suspects}
         counts = heldout_counts(corpus, result.conventions, lambda part: _mine_all(part, params).conventions,
                                 excluded=misaligned)
-        apply_heldout(result.conventions, counts)
+        apply_heldout(result.conventions, counts, params)
         log_memory("held-out done")
 
 

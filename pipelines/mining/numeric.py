@@ -36,8 +36,8 @@ def learn_formats(corpus: Corpus, indices: list[int],
         for number in source_numbers(source, _SOURCE):
             if number.kind != "quantity":
                 continue
-            if number.fraction and not number.grouped and len(number.integer) <= params.numeric_max_integer_digits \
-                    and len(number.fraction) <= params.numeric_max_fraction_digits:
+            if number.fraction and not number.grouped and len(number.integer) <= params.numeric.max_integer_digits \
+                    and len(number.fraction) <= params.numeric.max_fraction_digits:
                 for sep in (",", "."):
                     if _bounded(target, f"{number.integer}{sep}{number.fraction}"):
                         decimals[sep] += 1
@@ -52,10 +52,10 @@ def learn_formats(corpus: Corpus, indices: list[int],
 
 def mine_numeric(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     decimals, groups = learn_formats(corpus, indices, params)
-    if sum(decimals.values()) < params.numeric_min_support:
+    if sum(decimals.values()) < params.numeric.min_support:
         return []
     decimal = max(decimals.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    if decimals[decimal] < params.numeric_min_consistency * sum(decimals.values()):
+    if decimals[decimal] < params.numeric.min_consistency * sum(decimals.values()):
         return []
     total = sum(groups.values())
     accepted = sorted(s for s, n in groups.items() if s and s != decimal and n * 10 >= total)

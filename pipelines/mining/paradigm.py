@@ -11,7 +11,7 @@ search: candidate extraction already records every target word under its lemma.
 Guards against the lemmatiser merging different words under one lemma (the small French model
 gives ``revenus`` the lemma of ``revenir``): an occurrence joins only when its POS sequence is one
 the aligned occurrences of the key were tagged with, and each of its words shares a prefix with the
-word at the same position of an aligned form (all but ``term_form_suffix_slack`` characters of the
+word at the same position of an aligned form (all but ``terms.form_suffix_slack`` characters of the
 shorter word). Occurrences holding masked content (inline codes, placeholders, URLs) are skipped:
 a form is plain text.
 """

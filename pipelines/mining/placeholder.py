@@ -4,7 +4,7 @@ Inline codes (⟨g1⟩, ⟨x2/⟩) are always checked by the rule; the printf/br
 ``params.patterns`` are those seen in the client's sources, so a client whose text never uses
 ``{name}`` is not checked for it. HTML/XML tags written as text (PO, TSV and JSONL keep markup as
 plain text; XLIFF inline codes become tokens) join the patterns when at least
-``placeholder_min_support`` source units hold one. ``verify`` measures the rule on the units; since
+``placeholder.min_support`` source units hold one. ``verify`` measures the rule on the units; since
 the rule applies to every segment, its evidence is the units whose target shows a token
 (``extra["evidence_regex"]``), not the many that pass because neither side has one.
 """
@@ -30,10 +30,10 @@ def _units_with(pattern: str, texts: list[str]) -> int:
 def mine_placeholder(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     sources = [corpus.sources[i] for i in indices]
     seen = [p for p in DEFAULT_PATTERNS if _units_with(p, sources)]
-    if _units_with(MARKUP_PATTERN, sources) >= params.placeholder_min_support:
+    if _units_with(MARKUP_PATTERN, sources) >= params.placeholder.min_support:
         seen.append(MARKUP_PATTERN)
     inline = _units_with(INLINE_TOKEN_RE.pattern, sources)
-    if not seen and inline < params.placeholder_min_support:
+    if not seen and inline < params.placeholder.min_support:
         return []
     conv = Convention(
         # patterns always listed (an empty list checks the inline codes only; omitted would mean the defaults)

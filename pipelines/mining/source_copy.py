@@ -2,7 +2,7 @@
 
 Candidates are source tokens that look like names or codes (CamelCase, ALL CAPS, letter–digit
 mixes, capitalised words not starting a sentence) and URLs. A candidate copied into the target
-(exact code points, word-bounded) in >= ``copy_min_support`` units and in >= ``copy_min_consistency``
+(exact code points, word-bounded) in >= ``source_copy.min_support`` units and in >= ``source_copy.min_consistency``
 of the units whose source holds it becomes a ``source_copy`` rule (match_mode ``exact``).
 """
 
@@ -49,10 +49,10 @@ def mine_source_copy(corpus: Corpus, indices: list[int], params: MiningParams) -
                 copied[token] += 1
     out = []
     for token in sorted(copied):
-        if copied[token] >= params.copy_min_support and copied[token] >= params.copy_min_consistency * seen[token]:
+        if copied[token] >= params.source_copy.min_support and copied[token] >= params.source_copy.min_consistency * seen[token]:
             out.append(_rule(token, False, corpus))
     urls = [source for source in sources if re.search(URL_RE, source)]
-    if len(urls) >= params.copy_min_support:
+    if len(urls) >= params.source_copy.min_support:
         out.append(_rule(URL_RE, True, corpus))
     return out
 

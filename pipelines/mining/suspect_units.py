@@ -9,7 +9,7 @@ one, each rule in scope for it would fail independently with the rule's rule-of-
 rate, (counter + 1) / (units + 2): a rule seen in one unit may well fail, one seen in 200 seldom
 does. Each anchor of the source is one more trial (its rate: ``anchors.anchor_trials``). The unit
 is suspect when the Poisson-binomial probability of failing at least as many of its trials as it
-does is below ``suspect_alpha``. Suspects are reported (``suspect_units.parquet``),
+does is below ``suspects.alpha``. Suspects are reported (``suspect_units.parquet``),
 never dropped silently, and only the term rules leave them out: pattern and rule families keep
 measuring every unit, so a misaligned unit still shows as their counter-example.
 """

@@ -1,6 +1,6 @@
 """Candidate source terms (word n-grams) and their aligned target renderings, per unit.
 
-Source candidates: 1..``term_max_words``-word spans of the spaCy tokens whose edge tokens are
+Source candidates: 1..``terms.max_words``-word spans of the spaCy tokens whose edge tokens are
 content words (no stop word, number or punctuation at an edge; stop words, digits and hyphens may
 sit inside: "speed of light", "type 2 error", "two-factor authentication"). Renderings: the target
 span that the word alignment makes consistent with the source span (Och & Ney phrase extraction),
@@ -26,7 +26,7 @@ INNER_STOPS = frozenset({"of"})
 
 def _edge_ok(tok: Tok, params: MiningParams) -> bool:
     return (tok.is_word and not tok.is_stop and not tok.is_hyphen
-            and len(tok.norm) >= min(params.term_edge_min_chars, params.term_min_chars))
+            and len(tok.norm) >= min(params.candidates.edge_min_chars, params.terms.min_chars))
 
 
 def _glued_number(toks: Sequence[Tok], i: int, inward: int) -> bool:
@@ -53,18 +53,18 @@ def source_spans(toks: Sequence[Tok], text: str, params: MiningParams) -> list[t
         if not (_edge_ok(first, params) or _glued_number(toks, i, 1)):
             continue
         words = 0
-        for j in range(i, min(len(toks), i + 2 * params.term_max_words)):
+        for j in range(i, min(len(toks), i + 2 * params.terms.max_words)):
             tok = toks[j]
             if j > i and not _inner_ok(tok):
                 break
             words += tok.is_word and not tok.is_hyphen
-            if words > params.term_max_words:
+            if words > params.terms.max_words:
                 break
             if j > i and tok.is_stop and tok.is_word and tok.norm not in INNER_STOPS:
                 break  # "speed of light" yes, "avoid buying the tickets" no
             if _edge_ok(tok, params) or (j > i and _glued_number(toks, j, -1)):
                 surface = fold_count(text[first.start:tok.end])
-                if len(surface) >= params.term_min_chars and not (" " in surface and any(cut_edges(toks, (i, j)))):
+                if len(surface) >= params.terms.min_chars and not (" " in surface and any(cut_edges(toks, (i, j)))):
                     out.append(((i, j), surface))  # "latest release Windows" (of Windows-10) is a fragment
     return out
 
@@ -73,7 +73,7 @@ def _closed(tok: Tok, params: MiningParams) -> bool:
     """Edge words a rendering never starts or ends with."""
     if tok.is_hyphen or not tok.is_word or tok.norm.startswith("-"):
         return True
-    if tok.norm.endswith("'") and len(tok.norm) <= params.term_elided_max_chars:  # elided: l' d' qu' n'
+    if tok.norm.endswith("'") and len(tok.norm) <= params.candidates.elided_max_chars:  # elided: l' d' qu' n'
         return True
     if tok.pos:
         return tok.pos in CLOSED_POS
@@ -184,9 +184,9 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             cand.surfaces[src[stoks[span[0]].start:stoks[span[1]].end]] += 1
             cand.next_words[_next_word(stoks, span[1])] += 1
             cut = cut_edges(stoks, span)
-            rspan = rendering_span(span, grown, ttoks, params.term_max_rendering_words, cut, params)
+            rspan = rendering_span(span, grown, ttoks, params.terms.max_rendering_words, cut, params)
             if rspan is None:
-                rspan = rendering_span(span, sure, ttoks, params.term_max_rendering_words, cut, params)
+                rspan = rendering_span(span, sure, ttoks, params.terms.max_rendering_words, cut, params)
                 if rspan is not None:
                     corroborating[surface][_key(ttoks, rspan)] += 1
                 continue
@@ -197,7 +197,7 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             pos[key][" ".join(t.pos for t in ttoks[a:b + 1])] += 1
         keys = set()
         for tok in ttoks:
-            if not _closed(tok, params) and len(tok.norm) >= params.term_cooc_min_chars:
+            if not _closed(tok, params) and len(tok.norm) >= params.candidates.cooc_min_chars:
                 keys.add(tok.key)
                 forms[tok.key][tok.norm] += 1
                 pos[tok.key][tok.pos] += 1

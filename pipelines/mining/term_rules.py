@@ -33,8 +33,6 @@ from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidat
 from housestyle.pipelines.mining.term_context import (
     drop_headless,
     drop_nested,
-    modifier_words,
-    other_word,
     verb_senses,
 )
 from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
@@ -58,9 +56,9 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (fichiers/fichier), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
-                  iterations=params.align_iterations, tension=params.align_diagonal, p_null=params.align_null)
+                  iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
-    add_attested_forms(cands, tgt_toks, targets, params.term_form_suffix_slack)
+    add_attested_forms(cands, tgt_toks, targets, params.terms.form_suffix_slack)
     return cands
 
 
@@ -79,21 +77,21 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
     if term.aligned:
         ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
         top = ranked[0][1]
-        keys = [k for k, n in ranked[:params.term_aligned_keys] if at_least(n, top, params.term_aligned_key_share)]
+        keys = [k for k, n in ranked[:params.candidates.aligned_keys] if at_least(n, top, params.candidates.aligned_key_share)]
         for k in list(keys):
             keys += [t for t in _truncations(k, cands.forms) if t not in keys]
     counts: Counter[str] = Counter()
     for unit in term.units:
         counts.update(cands.unit_keys[unit])
-    frequent = len(term.units) >= params.term_cooc_min_units
-    floor = params.term_min_consistency * len(term.units)
+    frequent = len(term.units) >= params.terms.cooc_min_units
+    floor = params.terms.min_consistency * len(term.units)
     keys += sorted(k for k, n in counts.items()
                    if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
     nominal = [k for k in keys if nominal_key(k, cands)]
     if nominal or " " in name:
         return nominal
     # A word the TM only ever renders as a verb (UI actions: confirm → confirmer) is a verb term.
-    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.term_verb_min_aligned]
+    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.terms.verb_min_aligned]
 
 
 def _form(cands: Candidates, key: str) -> str:
@@ -104,15 +102,15 @@ def _form(cands: Candidates, key: str) -> str:
 def cognate(term: str, form: str, params: MiningParams) -> bool:
     """Orthographically close single words (``address``/``adresse``, ``firmware``): in a
     technical TM such a target word is almost always the rendering, even where alignment failed."""
-    if " " in term or " " in form or min(len(term), len(form)) < params.term_cognate_min_chars:
+    if " " in term or " " in form or min(len(term), len(form)) < params.candidates.cognate_min_chars:
         return False
-    return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
+    return fuzz.ratio(term, form) / 100 >= params.terms.cognate_similarity
 
 
 def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
     tokens for a second pass over part of the same units."""
-    indices = hashed_sample(corpus, params.term_max_units_align)
+    indices = hashed_sample(corpus, params.alignment.max_units)
     cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
     terms = [t for t, keys in keys_of.items() if keys]
@@ -136,11 +134,10 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     for t, choices in choices_of.items():
         for c in choices:
             rivals.setdefault(c.key, []).append((c.dice, t))
-    best_dice = {k: sorted(v, reverse=True)[:params.term_rival_terms] for k, v in rivals.items()}
+    best_dice = {k: sorted(v, reverse=True)[:params.candidates.rival_terms] for k, v in rivals.items()}
     vocabulary = set(cands.terms)
-    word_keys = {t: {k for k, _ in c.aligned.most_common(params.term_word_renderings)}
+    word_keys = {t: {k for k, _ in c.aligned.most_common(params.candidates.word_renderings)}
                  for t, c in cands.terms.items() if " " not in t}
-    modifiers = modifier_words(cands, params)
     rendered_by: dict[str, set[str]] = {}  # rendering key -> source words it is a top aligned rendering of
     for word, keys in word_keys.items():
         for key in keys:
@@ -150,7 +147,7 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
             result.stats["no_source_hit"] += 1
             continue
         _decide(term, cands, choices_of[term], src_hits[term], hits_of[term], best_dice, (vocabulary, word_keys), corpus,
-                params, result, _neighbour_test(term, cands, rendered_by, params), modifiers, sense_choices.get(term, []))
+                params, result, _neighbour_test(term, cands, rendered_by, params), sense_choices.get(term, []))
     drop_nested(result, cands, params)
     drop_headless(result, cands, params)
     drop_compound_of_longer_term(result)
@@ -166,10 +163,10 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
 def _neighbour_test(term: str, cands: Candidates, rendered_by: dict[str, set[str]],
                     params: MiningParams) -> Callable[[str], bool]:
     """Whether a rendering key renders a source word adjacent to ``term`` in at least
-    ``term_neighbour_share`` of its units (the span ``word term`` or ``term word`` is itself a
+    ``candidates.neighbour_share`` of its units (the span ``word term`` or ``term word`` is itself a
     candidate seen that often)."""
     units = len(cands.terms[term].units)
-    share = params.term_neighbour_share
+    share = params.candidates.neighbour_share
     empty = TermCandidate()
 
     def renders(key: str) -> bool:
@@ -206,9 +203,9 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
 def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.ndarray, key_hits: Mapping[str, np.ndarray],
             best_dice: dict[str, list[tuple[float, str]]], lexicon: tuple[set[str], dict[str, set[str]]], corpus: Corpus,
             params: MiningParams, result: TermResult, renders_neighbour: Callable[[str], bool],
-            modifiers: frozenset[str] = frozenset(), senses: Sequence[Choice] = ()) -> None:
+            senses: Sequence[Choice] = ()) -> None:
     stats: Counter[str] = result.stats  # type: ignore[assignment]
-    chosen = choose(choices, params.term_boundary_tolerance, params.term_min_consistency)
+    chosen = choose(choices, params.terms.boundary_tolerance, params.terms.min_consistency)
     chosen = trim_overlong(chosen, choices, renders_neighbour, params)
     chosen, chosen_units = with_siblings(term, chosen, choices, s_units, key_hits, params,
                                          senses if " " not in chosen.key else ())
@@ -217,27 +214,24 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     spelling = spelled(cands.terms[term])
 
     def case_of(choice: Choice) -> TermCase:
-        def cognate_rival() -> str | None:
-            return next((t for _, t in best_dice.get(choice.key, [])
-                         if other_word(t, term, params) and cognate(t, _form(cands, choice.key), params)), None)
         return TermCase(term, choice, params, cands.terms[term].occurrences, spelling, corpus.src_lang, best_dice,
-                        vocabulary, word_keys, modifiers, cognate_rival)
+                        vocabulary, word_keys)
 
     found = first_rejection(case_of(chosen))
     evidence = np.intersect1d(s_units, chosen_units, assume_unique=True)
     repair = chosen.repair
     # A copy (IPv6 → IPv6) or a cognate is the term's own word even inside a compound.
-    sample = evidence[:params.term_compound_sample]
+    sample = evidence[:params.terms.compound_sample]
     if found is None and not chosen.cognate and term not in chosen.forms and fragment_of_compound(
             term, chosen.forms, corpus.folded_sources.gather(sample), corpus.folded_targets.gather(sample),
-            params.term_compound_share):
+            params.terms.compound_share):
         rebuilt = whole_compound(chosen, cands.terms[term].aligned, cands.forms, s_units, corpus.folded_targets, params,
                                  corpus.targets)
-        if rebuilt is None or rebuilt[0].coverage < params.term_min_consistency:
+        if rebuilt is None or rebuilt[0].coverage < params.terms.min_consistency:
             found = "fragment_of_compound", (
-                f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= term_compound_share "
-                f"{params.term_compound_share} of its occurrences, and no whole compound "
-                + ("was aligned" if rebuilt is None else f"reaches coverage {params.term_min_consistency}"))
+                f"'{chosen.key}' is hyphen-joined to a word the term lacks in >= terms.compound_share "
+                f"{params.terms.compound_share} of its occurrences, and no whole compound "
+                + ("was aligned" if rebuilt is None else f"reaches coverage {params.terms.min_consistency}"))
         else:  # the whole compound stands as a candidate of its own, through the same filters
             (chosen, chosen_units), repair = rebuilt, "compound"
             stats["compound_rebuilt"] += 1
@@ -260,7 +254,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
             _conflict(term, choices, chosen, params, result, mandated=False)
         return
     forms = chosen.forms
-    if params.term_generate_forms:  # the term is required, not the grammatical number the TM used
+    if params.terms.generate_forms:  # the term is required, not the grammatical number the TM used
         forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms.get(chosen.key) or chosen.forms), chosen.key,
                                                         cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
@@ -290,10 +284,10 @@ def _whole_expression(term: str, chosen: Choice, choices: list[Choice], cands: C
                       params: MiningParams) -> tuple[tuple[str, str] | None, tuple[Choice, np.ndarray] | None]:
     """(rejection, replacement and its units) for a one-word rendering that is a word of a longer
     aligned expression (``expression.fragment_of_expression``): the expression when it reaches
-    ``term_min_consistency``, else a rejection; (None, None) when the rendering stands on its own."""
+    ``terms.min_consistency``, else a rejection; (None, None) when the rendering stands on its own."""
     aligned = cands.terms[term].aligned
     fragment, whole = fragment_of_expression(chosen, choices, aligned, cands.forms, corpus.folded_targets.gather(sample),
-                                             params.term_compound_share)
+                                             params.terms.compound_share)
     if not fragment:
         return None, None
     replacement: tuple[Choice, np.ndarray] | None
@@ -301,16 +295,16 @@ def _whole_expression(term: str, chosen: Choice, choices: list[Choice], cands: C
         replacement = measured(whole, sorted(cands.forms[whole]), aligned.get(whole, 0), s_units, corpus)
     else:
         replacement = None if whole is None else (whole, key_hits[whole.key])
-    if replacement is None or replacement[0].coverage < params.term_min_consistency:
+    if replacement is None or replacement[0].coverage < params.terms.min_consistency:
         # the aligner linked a longer rendering, not the one the TM writes: read it off the targets
         numbers = generated_forms(sorted(chosen.forms), chosen.key, cands.pos.get(chosen.key), corpus.tgt_lang, term)
-        spelled = attested_context(numbers, corpus.folded_targets.gather(sample), params.term_compound_share)
+        spelled = attested_context(numbers, corpus.folded_targets.gather(sample), params.terms.compound_share)
         if spelled:
             replacement = measured(spelled[0], spelled, 0, s_units, corpus)
-    if replacement is None or replacement[0].coverage < params.term_min_consistency:
+    if replacement is None or replacement[0].coverage < params.terms.min_consistency:
         return ("fragment_of_expression",
-                f"'{chosen.key}' lies inside a longer aligned rendering in >= term_compound_share "
-                f"{params.term_compound_share} of its occurrences, and "
+                f"'{chosen.key}' lies inside a longer aligned rendering in >= terms.compound_share "
+                f"{params.terms.compound_share} of its occurrences, and "
                 + ("none has forms" if replacement is None
                    else f"'{replacement[0].key}' reaches only coverage {replacement[0].coverage:.2f}")), None
     return None, replacement
@@ -320,7 +314,7 @@ def _conflict(term: str, choices: list[Choice], chosen: Choice, params: MiningPa
               *, mandated: bool) -> None:
     """Report a second rendering that is neither part of nor contains the chosen one and is frequent."""
     rivals = [c for c in choices if c.key != chosen.key and c.key not in chosen.key and chosen.key not in c.key
-              and c.coverage >= params.term_conflict_min_share and c.support >= params.term_conflict_min_support]
+              and c.coverage >= params.terms.conflict_min_share and c.support >= params.terms.conflict_min_support]
     if not rivals:
         return
     if term in result.trace:

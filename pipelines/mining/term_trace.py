@@ -10,7 +10,7 @@ renderings (support, coverage) and a few of its units. The set stores it as ``te
 (sealed by the manifest); ``term_explain`` reads it for ``housestyle explain``.
 
 Cheap by construction: decisions hold references to the choices the miner built anyway, and rows
-are built once, from the sample's candidates (at most ``term_max_units_align`` units).
+are built once, from the sample's candidates (at most ``alignment.max_units`` units).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Aligner benchmark: wall time and peak RSS of ``align_with_sure`` on the miner's own sample size.
 
-The term miner aligns at most ``term_max_units_align`` units (20,000 by default), so this is the
+The term miner aligns at most ``alignment.max_units`` units (20,000 by default), so this is the
 aligner's share of any large mining run. Real text: the TICO-19 en→fr units tokenised as the miner
 does (lemma keys on the French side), cycled to N units. Each run is a fresh subprocess so its peak
 RSS is its own. On demand only, never a timed assertion:
@@ -48,8 +48,8 @@ def _child(tokens: Path) -> None:
     src, tgt = pickle.loads(tokens.read_bytes())
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    align_with_sure(src, tgt, iterations=DEFAULT_PARAMS.align_iterations, tension=DEFAULT_PARAMS.align_diagonal,
-                    p_null=DEFAULT_PARAMS.align_null)
+    align_with_sure(src, tgt, iterations=DEFAULT_PARAMS.alignment.iterations, tension=DEFAULT_PARAMS.alignment.diagonal,
+                    p_null=DEFAULT_PARAMS.alignment.null)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     pairs = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
@@ -58,7 +58,7 @@ def _child(tokens: Path) -> None:
            "bytes_per_pair": round((peak - before) * 1024 / max(1, pairs), 1)}, flush=True)
 
 
-def main(n_units: int = DEFAULT_PARAMS.term_max_units_align) -> None:
+def main(n_units: int = DEFAULT_PARAMS.alignment.max_units) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-align-") as tmp:
         tokens = Path(tmp) / "tokens.pkl"
         _tokens(n_units, tokens)
@@ -70,4 +70,4 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         _child(Path(sys.argv[2]))
     else:
-        main(int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PARAMS.term_max_units_align)
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PARAMS.alignment.max_units)

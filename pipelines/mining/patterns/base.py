@@ -2,7 +2,7 @@
 
 A family lists the ways a target can write one thing (an apostrophe: ’ or '; the space before
 ``?``: U+00A0, U+202F, a space or none). The miner counts which variant the client's targets use;
-when one dominates (``pattern_min_consistency``), the convention is "write it that way": the other
+when one dominates (``patterns.min_consistency``), the convention is "write it that way": the other
 variants become wrong variants. Nothing comes from locale defaults: a family says what the choices
 are, the TM says which one the client made. Code-point content → match_mode ``exact``.
 """
@@ -58,7 +58,7 @@ def dominant(occ: Counter[str], units: Counter[str], params: MiningParams) -> st
     if not total:
         return None
     name, n = max(occ.items(), key=lambda kv: (kv[1], kv[0]))
-    if units[name] < params.pattern_min_support or n / total < params.pattern_min_consistency:
+    if units[name] < params.patterns.min_support or n / total < params.patterns.min_consistency:
         return None
     return name
 

@@ -26,7 +26,7 @@ def title_source(params: MiningParams = DEFAULT_PARAMS) -> str:
     """The source trigger of the casing rule. Written without nested repeats (the set validator
     refuses them as potentially catastrophic): no word may start lowercase unless it is a minor word;
     the first word and a later one are capitalised; no sentence punctuation."""
-    most = params.casing_title_max_chars
+    most = params.casing.title_max_chars
     return (rf"^(?!.*(?<= )(?!(?:{'|'.join(MINOR)})\b)[a-z])"
             rf"[A-Z][^.!:;\n]{{0,{most}}} [A-Z0-9][^.!:;\n]{{0,{most}}}$")
 
@@ -40,7 +40,7 @@ MQM_CASING = "Linguistic conventions/Capitalization"
 
 def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> list[str]:
     """Names whose casing the client keeps: words written capitalised mid-sentence in >=
-    ``casing_keep_min_units`` targets and lowercase in (almost) none, plus capitalised words a
+    ``casing.keep_min_units`` targets and lowercase in (almost) none, plus capitalised words a
     target copies verbatim from its own source (Buenos Aires, Tel Aviv)."""
     capital: Counter[str] = Counter()
     lower: Counter[str] = Counter()
@@ -61,13 +61,13 @@ def learn_keep(sources: list[str], targets: list[str], params: MiningParams) -> 
         capital.update(seen_cap)
         lower.update(seen_low)
     keep = {w for w, n in capital.items()
-            if n >= params.casing_keep_min_units and at_least(n, lower.get(w.lower(), 0), params.casing_keep_min_ratio)}
+            if n >= params.casing.keep_min_units and at_least(n, lower.get(w.lower(), 0), params.casing.keep_min_ratio)}
     keep.update(w for w in copied if not w.isupper() and lower.get(w.lower(), 0) == 0)
     return sorted(keep)
 
 
 def lowercase_initials(sources: list[str], targets: list[str], params: MiningParams) -> list[str]:
-    """First words the targets of title-like sources write in lowercase in >= ``casing_keep_min_units``
+    """First words the targets of title-like sources write in lowercase in >= ``casing.keep_min_units``
     units and never capitalised there: list labels whose language does not capitalise them (French
     language names, ``anglais britannique``). They join ``keep``, so the first-word check leaves
     them as written."""
@@ -81,7 +81,7 @@ def lowercase_initials(sources: list[str], targets: list[str], params: MiningPar
             continue
         word = first.group()
         (lower if word.islower() else capital)[word.casefold()] += 1
-    return sorted(w for w, n in lower.items() if n >= params.casing_keep_min_units and not capital[w])
+    return sorted(w for w, n in lower.items() if n >= params.casing.keep_min_units and not capital[w])
 
 
 # Orthographies that capitalise every noun: sentence case there says only that the first word is
@@ -92,12 +92,12 @@ CAPITALISED_NOUNS = frozenset({"de", "lb"})
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
     targets = corpus.targets.gather(indices)
     sources = corpus.sources.gather(indices)
-    if not any(c.isupper() for t in targets[:params.casing_script_probe_units] for c in t):
+    if not any(c.isupper() for t in targets[:params.casing.script_probe_units] for c in t):
         return []  # uncased target script
     source = title_source(params)
     title = re.compile(source)
     titled = sum(1 for text in sources if title.match(text))
-    if titled < params.casing_min_support:
+    if titled < params.casing.min_support:
         return []
     conv = Convention(
         dimension="casing:title_to_sentence", rule="casing", src=source, src_regex=True,

@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.heldout import (
-    FOLDS, OTHER_BAR, TERM_BAR, apply_heldout, fold_of, heldout_counts, heldout_table, rule_key,
+    FOLDS, apply_heldout, bar_of, fold_of, heldout_counts, heldout_table, rule_key,
 )
 from housestyle.pipelines.mining.mine import mine_corpus
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS
 from tests.pipelines.mining.conftest import corpus_of
 
 
@@ -43,7 +44,7 @@ def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
     tab_items, _ = counts[rules[1].convention_id]
     assert tab_items == 0  # the one unit that has it is never on the mining side of its own fold
     apply_heldout(rules, counts)
-    assert [r.status for r in rules] == ["candidate" if 20 / 22 >= TERM_BAR.min_rate else "suggested", "suggested"]
+    assert [r.status for r in rules] == ["candidate" if 20 / 22 >= bar_of("term").min_rate else "suggested", "suggested"]
     assert (rules[1].heldout_items, rules[1].heldout_passed) == (0, 0)
     table = heldout_table(rules)
     assert table["term"]["rules"] == 2 and table["term"]["heldout_items"] == 22 and table["term"]["suggested"] >= 1
@@ -73,7 +74,10 @@ def test_bars_demote_only_candidates() -> None:
     apply_heldout([kept, low, reviewed], {kept.convention_id: (10, 10), low.convention_id: (10, 8),
                                           reviewed.convention_id: (0, 0)})
     assert (kept.status, low.status, reviewed.status) == ("candidate", "suggested", "validated")
-    assert OTHER_BAR.min_rate > TERM_BAR.min_rate
+    assert bar_of("pattern").min_rate > bar_of("term").min_rate
+    strict = term("g", "h")  # the bars are read from the parameters
+    apply_heldout([strict], {strict.convention_id: (10, 10)}, DEFAULT_PARAMS.with_({"heldout.term.min_items": 11}))
+    assert strict.status == "suggested"
     assert rule_key(kept) == ("term", "term:a", "a")
 
 
@@ -84,7 +88,7 @@ def test_mine_corpus_writes_heldout_counts(tiny: Corpus) -> None:
     for conv in mined:
         assert conv.heldout_items is not None and conv.heldout_passed is not None
         assert 0 <= conv.heldout_passed <= conv.heldout_items
-        bar = TERM_BAR if conv.rule == "term" else OTHER_BAR
+        bar = DEFAULT_PARAMS.heldout.term if conv.rule == "term" else DEFAULT_PARAMS.heldout.other
         clears = conv.heldout_items >= bar.min_items and conv.heldout_passed >= bar.min_rate * conv.heldout_items
         assert conv.status == ("candidate" if clears else "suggested")
     plain = mine_corpus(tiny, heldout=False)

@@ -93,7 +93,7 @@ def test_generated_forms_add_the_number_the_tm_did_not_attest_and_leave_copies_a
         "diplôme aice", "diplômes aice"]
     assert {"лихорадки", "лихорадкой"} <= set(generated_forms(["лихорадка"], "лихорадка", None, "ru", "fever"))
     assert generated_forms(["发烧"], "发烧", None, "zh", "fever") == ["发烧"]
-    assert MiningParams().term_generate_forms is True
+    assert MiningParams().terms.generate_forms is True
 
 
 def test_a_mined_rule_accepts_the_other_number_of_its_rendering(make_corpus: Callable[..., Corpus]) -> None:

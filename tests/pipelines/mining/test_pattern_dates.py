@@ -63,7 +63,7 @@ def test_written_date_families_are_learned_from_targets(french_dates: dict[str, 
     assert not _passes(case, "x", f"le 15{NB}Mars 2020")
     assert _passes(case, "x", "Mars est une planète.")
     assert not _passes(space, "x", "le 15 mars 2020") and _passes(space, "x", f"le 15{NB}mars 2020")
-    assert "date:first_of_month" not in french_dates  # one unit shows it: below pattern_min_support
+    assert "date:first_of_month" not in french_dates  # one unit shows it: below patterns.min_support
 
 
 def test_source_date_rule_needs_a_written_date_in_the_target(french_dates: dict[str, Convention]) -> None:

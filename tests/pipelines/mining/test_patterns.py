@@ -64,7 +64,7 @@ def test_apostrophe_family_counts_and_dominates(make_corpus) -> None:
     occ, units = count_variants(APOSTROPHE, corpus.targets)
     assert occ["typographic"] == 12 and occ["ascii"] == 1
     assert dominant(occ, units, MiningParams()) == "typographic"
-    assert dominant(occ, units, MiningParams(pattern_min_consistency=0.95)) is None
+    assert dominant(occ, units, MiningParams().with_({"patterns.min_consistency": 0.95})) is None
 
 
 def test_fullwidth_brackets_for_chinese(make_corpus) -> None:

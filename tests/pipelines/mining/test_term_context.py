@@ -80,30 +80,6 @@ def _terms_of(make_corpus: Callable[..., Corpus], pairs: list[tuple[str, str]]) 
     return {c.src.casefold() for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
 
 
-def test_modifier_words_are_profiled_from_the_french_side() -> None:
-    """English words mostly aligned to French adjectives or verbs are modifiers; nouns are not;
-    words aligned fewer than three times have no profile."""
-    from collections import Counter
-
-    from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
-    from housestyle.pipelines.mining.term_context import modifier_words
-
-    terms = {"helical": TermCandidate(aligned=Counter({"hélicoïdal": 3})),
-             "symmetry": TermCandidate(aligned=Counter({"symétrie": 3, "hélicoïdal": 1})),
-             "sent": TermCandidate(aligned=Counter({"envoyer": 4})),
-             "rare": TermCandidate(aligned=Counter({"rare": 2}))}
-    pos = {"hélicoïdal": Counter({"ADJ": 4}), "symétrie": Counter({"NOUN": 3}), "envoyer": Counter({"VERB": 4}),
-           "rare": Counter({"ADJ": 2})}
-    assert modifier_words(Candidates(terms, {}, pos, [])) == {"helical", "sent"}
-
-
-def test_a_rare_rendering_that_spells_another_word_of_the_unit_is_not_this_terms() -> None:
-    from housestyle.pipelines.mining.term_context import other_word
-
-    assert other_word("helical", "symmetry")
-    assert not other_word("hospital", "hospitals") and not other_word("suspend", "suspended")
-
-
 def test_a_term_always_followed_by_a_noun_it_forms_a_recurring_phrase_with_lacks_its_head() -> None:
     """``PHE reference`` is only seen before ``laboratories``, and ``reference laboratories`` recurs
     without it: a fragment. ``public places`` before ``like`` (not a noun) ends in its head."""

@@ -25,22 +25,16 @@ CASES = {
     "low_consistency": case("firewall", coverage=0.4),
     "joined_sentences": case("firewall", spelling="2014.In firewall"),
     "low_support": case("firewall", support=0),
-    "weak_low_support": case("firewall", support=2, dice=0.1),
     "no_majority": case("firewall", support=4, coverage=0.5),
-    "long_singleton": case("big red firewall rules", "grandes règles rouges pare-feu", support=1, aligned=1, occurrences=1),
-    "not_compositional": case("firewall rules", "mur", support=1, aligned=1, occurrences=1),
     "rendering_adds_words": case("firewall", "pare-feu installé localement"),
     "odd_rendering": case("firewall", forms=["pare-feu."]),
     "partial_rendering": case("firewall packet rules", "règle"),
     "count_phrase": case("million firewalls", "million pare-feu"),
     "adverb": case("successfully", "avec succès"),
     "ends_in_participle": case("firewall rules blocked", "règle pare-feu"),
-    "rare_gerund": case("firewalling", "filtrage", support=2),
     "ragged_edge": case("firewall-", forms=["pare-feu"]),
     "rendering_belongs_to_other_term": case("firewall", support=3, dice=0.3, best_dice={"pare-feu": [(0.9, "router")]}),
     "general_word": case("like", "comme", support=5, coverage=0.8),
-    "ends_in_modifier": case("firewall fast", "pare-feu", support=2, modifiers=frozenset({"fast"})),
-    "cognate_of_other_term": case("symmetry", "hélicoïdale", support=2, cognate_rival=lambda: "helical"),
 }
 
 

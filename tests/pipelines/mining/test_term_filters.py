@@ -51,7 +51,7 @@ def test_a_rendering_joined_in_most_of_its_occurrences_is_a_fragment_at_the_defa
     # TICO dev: United → états is "États-Unis" 27 times and a free "état" (of "state") twice
     targets = ["les états-unis"] * 27 + ["l'état de washington", "les états et les régions"]
     sources = ["the united states"] * 27 + ["washington state", "states and regions"]
-    share = MiningParams().term_compound_share
+    share = MiningParams().terms.compound_share
     assert fragment_of_compound("united", ["état", "états"], sources, targets, share)
     assert not fragment_of_compound("united", ["état", "états"], sources, targets)  # share 1.0: every one
     # an imperative with its pronoun (lavez-vous) is no compound when the verb also stands free

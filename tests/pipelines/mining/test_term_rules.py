@@ -35,7 +35,7 @@ def test_evidence_and_counter_units_partition_the_term_units(make_corpus) -> Non
     pairs = [("The fever is high.", "La fièvre est forte.")] * 1 + [
         (f"Fever case {i}.", f"Cas de fièvre {i}.") for i in range(6)] + [("Fever again.", "Encore de la température.")]
     # termhood is not what this is about: "fever" (Zipf 4.2) at 7 of 8 units is below the general-word bar
-    result = mine_terms(make_corpus(pairs), MiningParams(term_general_zipf=9.0))
+    result = mine_terms(make_corpus(pairs), MiningParams().with_({"terms.general_zipf": 9.0}))
     rule = next(c for c in result.conventions if c.src and c.src.casefold() == "fever")
     evidence, counter = result.evidence[rule.convention_id]
     assert len(evidence) == rule.support == 7 and len(counter) == 1
@@ -61,7 +61,7 @@ def test_helpers() -> None:
 
 
 def test_thresholds_are_parameters(tiny: Corpus) -> None:
-    strict = mine_terms(tiny, MiningParams(term_min_support=4)).conventions
+    strict = mine_terms(tiny, MiningParams().with_({"terms.min_support": 4})).conventions
     assert strict and all((c.support or 0) >= 4 for c in strict)
 
 
@@ -136,9 +136,9 @@ def test_a_word_the_tm_only_renders_as_a_verb_gets_a_verb_rule(make_corpus) -> N
     # a general word ("enable", Zipf 4.4) needs support >= 3 and consistency >= .9: 5 of 5 units here
     rules = {c.src: c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src}
     assert "Enable" not in rules or rules["Enable"].consistency >= 0.9
-    rules = {c.src: c for c in mine_terms(make_corpus(pairs), MiningParams(term_general_zipf=9.0)).conventions if c.src}
+    rules = {c.src: c for c in mine_terms(make_corpus(pairs), MiningParams().with_({"terms.general_zipf": 9.0})).conventions if c.src}
     enable = re.compile(rules["Enable"].expected_terms[0])
     assert enable.search("activer") and enable.search("activez")
-    # a verb aligned fewer than term_verb_min_aligned times stays out (terms are nominal by default)
-    few = {c.src for c in mine_terms(make_corpus(pairs[:2]), MiningParams(term_general_zipf=9.0)).conventions if c.src}
+    # a verb aligned fewer than terms.verb_min_aligned times stays out (terms are nominal by default)
+    few = {c.src for c in mine_terms(make_corpus(pairs[:2]), MiningParams().with_({"terms.general_zipf": 9.0})).conventions if c.src}
     assert "Enable" not in few

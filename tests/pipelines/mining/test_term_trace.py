@@ -36,12 +36,12 @@ def test_every_candidate_has_one_decision_and_every_rule_its_row(tiny: Corpus) -
 
 
 def test_a_threshold_that_decides_is_named_with_its_figure(tiny: Corpus) -> None:
-    result = mine_terms(tiny, MiningParams(term_min_support=4))
+    result = mine_terms(tiny, MiningParams().with_({"terms.min_support": 4}))
     assert result.trace_frame is not None
     row = result.trace_frame.filter(pl.col("src") == "devices").row(0, named=True)
     assert row["decision"] == "rejected" and row["filter"] == "low_support"
-    assert row["figures"] == "support 3 < term_min_support 4"
-    assert "rejected by low_support (chosen 'appareil'): support 3 < term_min_support 4" in row["why"]
+    assert row["figures"] == "support 3 < terms.min_support 4"
+    assert "rejected by low_support (chosen 'appareil'): support 3 < terms.min_support 4" in row["why"]
     assert row["units"] == 3 and len(row["unit_ids"]) == 3
 
 
@@ -73,7 +73,7 @@ def test_real_terms_of_the_dev_split(tico_dev: Corpus, tmp_path: Path) -> None:
 REAL_TERMS: dict[str, str] = {
     "Countries": "countries [en→fr]: rule",
     "including": "including [en→fr]: no_rendering",
-    "generally": "why: support 2 <= term_low_support 2, not a cognate, aligned 0 < term_low_support_min_align 0.5 × 4",
-    "ability": "ability [en→fr]: rejected (general_word)\n  why: a general word (zipf 5.0 >= term_general_zipf 4.0), coverage 0.60",
+    "generally": "generally [en→fr]: rejected (no_majority)\n  why: coverage 0.50 <= terms.min_consistency 0.5, a tie",
+    "ability": "ability [en→fr]: rejected (general_word)\n  why: a general word (zipf 5.0 >= terms.general_zipf 4.0), coverage 0.60",
     "of countries": "the miner never considered it (not a candidate: it starts or ends with 'of'",
 }

@@ -42,8 +42,8 @@ def test_a_rule_is_explained_with_its_forms_and_renderings(mined_set: Path, caps
 def test_a_rejected_term_names_its_filter_and_figures(mined_set: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _explain(capsys, "--conventions", str(mined_set), "CONNECTING", "--tgt-lang", "fr")
     assert code == 0
-    assert "Connecting [en→fr]: rejected (rare_gerund)" in out
-    assert "why: ends in 'connecting' with support 1 <= term_low_support 2" in out
+    assert "Connecting [en→fr]: rejected (general_word)" in out
+    assert "why: a general word (zipf 4.2 >= terms.general_zipf 4.0), support 1 < terms.general_min_support 3" in out
     code, out, _ = _explain(capsys, "--conventions", str(mined_set), "protect")
     assert code == 0 and "protect [en→fr]: no_rendering" in out and "'protéger' [protéger]: not measured, aligned 1" in out
 
