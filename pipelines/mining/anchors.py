@@ -35,6 +35,9 @@ NOT_DIGIT = re.compile(r"\D")
 # first word (hyphens and digits inside: SARS-CoV-2, HCoV-OC43, MERS-CoV, COVID-19)
 WORD = re.compile(r"[^\W_][\w-]*[^\W_]")
 PRIOR_UNITS = 2.0  # weight of the class rate: the rule of succession's two pseudo-units
+# an anchor at most this many sources hold, kept by the target, shows the unit aligned: a misaligned
+# target holds a number like 473,933,356 by chance almost never (one unit, or a duplicate of it)
+RARE_SOURCES = 2
 
 
 def name_key(word: str) -> str:
@@ -127,3 +130,21 @@ def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Colle
         prior = class_rate.get(key[:2], 0.5)
         rate[k] = (misses - own * miss + PRIOR_UNITS * prior) / (units - own + PRIOR_UNITS)
     return Trials(unit, rate, failed)
+
+
+def kept_rare_anchor(sources: Sequence[str], targets: Sequence[str]) -> set[int]:
+    """Units whose target keeps a source anchor that at most ``RARE_SOURCES`` sources hold: never
+    misaligned, however many term rules a free translation of them fails."""
+    anchors = [anchors_of(source) if source else set() for source in sources]
+    holders: dict[tuple[str, str], int] = defaultdict(int)
+    for found in anchors:
+        for anchor in found:
+            holders[anchor] += 1
+    aligned = set()
+    for i, (found, target) in enumerate(zip(anchors, targets)):
+        rare = [a for a in found if holders[a] <= RARE_SOURCES]
+        if rare and target:
+            digits = numbers_of(target)
+            if any(kept(a, target, digits) for a in rare):
+                aligned.add(i)
+    return aligned

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from housestyle.pipelines.conventions.model import Convention
-from housestyle.pipelines.mining.anchors import anchor_trials
+from housestyle.pipelines.mining.anchors import anchor_trials, kept_rare_anchor
 from housestyle.pipelines.mining.conflicts import dimension_conflicts
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
 from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts
@@ -81,11 +81,14 @@ def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.nd
                      rounds: int = 3) -> list[Suspect]:
     """The suspect test (``suspect_units``) with the anchors' rates learnt from the units not yet
     told misaligned: a misaligned run's own misses would otherwise make its names look optional.
+    A unit whose target keeps a rare number or name of its source is aligned (``kept_rare_anchor``).
     Repeated until the suspects stop changing (at most ``rounds`` times)."""
     suspects: list[Suspect] = []
     told: frozenset[int] = frozenset()
+    aligned = kept_rare_anchor(corpus.sources, corpus.targets)
     for _ in range(rounds):
-        suspects = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, exclude=told))
+        found = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, exclude=told))
+        suspects = [s for s in found if s.index not in aligned]
         now = frozenset(s.index for s in suspects)
         if now == told:
             break

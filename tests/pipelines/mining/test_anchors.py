@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from housestyle.pipelines.mining.anchors import anchor_trials, anchors_of, is_name
+from housestyle.pipelines.mining.anchors import anchor_trials, anchors_of, is_name, kept_rare_anchor
 from housestyle.pipelines.mining.suspect_units import find_suspects
 
 
@@ -53,3 +53,13 @@ def test_a_unit_with_few_rules_is_told_by_the_names_and_numbers_its_target_drops
     assert [(s.index, s.in_scope, s.failed, s.anchors_in_scope, s.anchors_failed) for s in suspects] == [(7, 1, 1, 4, 4)]  # its target brings none
     assert find_suspects(evidence, 0.01) == []  # the term rule alone cannot tell it
     assert np.all((anchors.rate > 0) & (anchors.rate < 1))
+
+
+def test_a_target_keeping_a_rare_number_of_its_source_is_aligned() -> None:
+    """A free translation may fail many term rules; keeping 473,933,356 shows it translates its
+    source. A number every source holds (2019) shows nothing."""
+    sources = ["UNESCO counts 473,933,356 learners in 2019", "In 2019 schools closed", "In 2019 it spread",
+               "Cases rose in 2019"]
+    targets = ["L'UNESCO compte 473 933 356 élèves", "Les écoles ont fermé en 2019", "Il s'est propagé",
+               "Les cas ont augmenté en 2019"]
+    assert kept_rare_anchor(sources, targets) == {0}

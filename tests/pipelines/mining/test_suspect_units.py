@@ -84,8 +84,9 @@ def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(tico_dev: C
     found = {row["unit_id"] for row in stats["suspect_units"]}
     # every unit found is a swapped one; 46 of 97 were found once termhood (issue 25) left general words
     # (which witnessed swaps too) out of the term rules (.47, was >= .5 before); 43 (.44) since the term
-    # filters the held-out bar replaced went (issue 25 part 4), with no real unit found still
-    assert found <= swapped and len(found) >= 0.44 * len(swapped)
+    # filters the held-out bar replaced went (issue 25 part 4), with no real unit found still; 57 of 98
+    # (.58) with the anchors as a second witness (anchors.py)
+    assert found <= swapped and len(found) >= 0.55 * len(swapped)
     left_out = {corrupted.unit_ids.index(u) for u in found}
     assert not any(left_out & {*map(int, m.evidence), *map(int, m.counter)} for m in mined)  # no term rule counts them
 
