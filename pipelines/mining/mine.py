@@ -76,13 +76,16 @@ def return_freed_memory() -> None:
         trim(0)
 
 
-def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
+def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *, trace: bool = True,
+               ) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
-    decided per term and why, ``term_trace``; of the pass that wrote the rules)."""
-    cache = TokenCache()
+    decided per term and why, ``term_trace``; of the pass that wrote the rules; empty without
+    ``trace``). ``cache`` holds the tokens of units analysed before (by an earlier run on a
+    superset: ``cross_fit``)."""
+    cache = cache if cache is not None else TokenCache()
     log_memory("term pass one")
-    terms = mine_terms(corpus, params, cache)
+    terms = mine_terms(corpus, params, cache, trace=trace)
     log_memory("term pass one done")
     suspects = find_suspects(terms.evidence, params.suspect_alpha) if params.suspect_alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
@@ -92,7 +95,7 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
         log_memory("term pass one freed")
         return_freed_memory()
         log_memory("term pass two")
-        terms = mine_terms(corpus.subset(kept), params, cache)
+        terms = mine_terms(corpus.subset(kept), params, cache, trace=trace)
         log_memory("term pass two done")
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
@@ -142,25 +145,36 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS, *, heldou
     """Every family's rules of ``corpus``; with ``heldout`` (the default) cross-fitted
     (``heldout.heldout_counts``): each mined rule carries its held-out agreement and those below
     their kind's bar are ``suggested``."""
-    result = _mine_all(corpus, params)
+    cache = TokenCache()  # one analysis per unit (tokens, lemmas, POS), reused by each fold's re-mining
+    result = _mine_all(corpus, params, cache)
     if heldout:
-        cross_fit(corpus, result.conventions, params)
+        cross_fit(corpus, result.conventions, params, cache)
     return result
 
 
-def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParams = DEFAULT_PARAMS) -> None:
+def cross_fit(corpus: Corpus, conventions: list[Convention], params: MiningParams = DEFAULT_PARAMS,
+              cache: TokenCache | None = None) -> None:
     """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
-    every family re-mined on each fold's complement (``heldout``)."""
+    every family re-mined on each fold's complement (``heldout``).
+
+    What depends on a unit alone is not redone per fold: ``cache`` (the full run's, when given)
+    holds each unit's tokens, lemmas and POS tags, which are the same whichever units surround it.
+    What counts over units (alignment model, co-occurrence, hits, thresholds) is computed on the
+    fold's complement only, so no held-out unit shapes the rules judged on it. A fold keeps its
+    rules only: no term trace is built for it."""
     if conventions:
-        apply_heldout(conventions, heldout_counts(corpus, conventions, lambda part: _mine_all(part, params).conventions))
+        cache = cache if cache is not None else TokenCache()
+        apply_heldout(conventions, heldout_counts(
+            corpus, conventions, lambda part: _mine_all(part, params, cache, trace=False).conventions))
         log_memory("held-out done")
 
 
-def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
+def _mine_all(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
+              trace: bool = True) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)
-    mined, conflicts, term_stats, trace = term_group(corpus, params)
+    mined, conflicts, term_stats, term_trace = term_group(corpus, params, cache, trace=trace)
     corpus.release_folds()  # only the term rules count on the folded texts
     log_memory("terms done")
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
@@ -168,7 +182,7 @@ def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
     log_memory("rules done")
     return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
-                   {**stats, **term_stats, **pattern_stats, **rule_stats}, trace)
+                   {**stats, **term_stats, **pattern_stats, **rule_stats}, term_trace)
 
 
 def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,

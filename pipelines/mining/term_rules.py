@@ -106,9 +106,11 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
     return fuzz.ratio(term, form) / 100 >= params.term_cognate_similarity
 
 
-def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
+def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
+               trace: bool = True) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
-    tokens for a second pass over part of the same units."""
+    tokens for a second pass over part of the same units. Without ``trace`` no trace frame is
+    built (a held-out fold's re-mining keeps only its rules)."""
     indices = hashed_sample(corpus, params.term_max_units_align)
     cands = aligned_candidates(corpus, indices, params, cache)
     keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
@@ -153,8 +155,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     drop_compound_of_longer_term(result)
     result.stats = dict(result.stats)
     del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
-    result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
-                                     corpus.src_lang, corpus.tgt_lang)
+    if trace:
+        result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
+                                         corpus.src_lang, corpus.tgt_lang)
     result.trace = {}
     return result
 
