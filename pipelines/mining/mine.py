@@ -101,9 +101,9 @@ def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]
         mined.append(Mined(conv, kept[evidence], kept[counter]))
-    trace = terms.trace_frame if terms.trace_frame is not None else empty_trace()
+    frame = terms.trace_frame if terms.trace_frame is not None else empty_trace()
     return (mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]},
-            trace)
+            frame)
 
 
 def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
