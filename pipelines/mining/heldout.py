@@ -14,9 +14,13 @@ with the figures that justify them) become ``suggested``.
 Why re-mine rather than score the full run's rules on each fold: a rule mined on all units has seen
 the fold it is checked on, so its fold agreement is its consistency again (issue 25: consistency
 >= .95 still held out at .959 on TICO). Cost: ``FOLDS`` more mining runs on (FOLDS-1)/FOLDS of the
-units each, about one more full mining run for 2 folds (`housestyle mine` on the demo TICO-19 en→fr
-TMX on an idle machine: 44 s → 82 s wall, peak RSS 730 → 845 MB), run after the full one so the peak is the larger run's,
-not their sum.
+units each, run after the full one so the peak is the larger run's, not their sum. What depends on a
+unit alone is not redone: the folds reuse the full run's tokens, lemmas and POS tags
+(``mine.cross_fit``: spaCy tagging was a third of a run), and build no term trace. What counts over
+units (alignment, co-occurrence, hits, thresholds) is the fold's own. `housestyle mine` on the demo
+TICO-19 en→fr TMX (idle machine): 44 s / 730 MB without the cross-fit; with it 1:20-1:29 wall,
+77-86 s user, 912 MB peak RSS before that reuse, 1:04-1:06, 62-64 s, 837-848 MB after
+(tests/bench/results/mining_cost_2026-12-06.md).
 """
 
 from __future__ import annotations

@@ -96,13 +96,16 @@ def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.nd
     return suspects
 
 
-def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
+def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *, trace: bool = True,
+               ) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
-    decided per term and why, ``term_trace``; of the pass that wrote the rules)."""
-    cache = TokenCache()
+    decided per term and why, ``term_trace``; of the pass that wrote the rules; empty without
+    ``trace``). ``cache`` holds the tokens of units analysed before (by an earlier run on a
+    superset: ``cross_fit``)."""
+    cache = cache if cache is not None else TokenCache()
     log_memory("term pass one")
-    terms = mine_terms(corpus, params, cache)
+    terms = mine_terms(corpus, params, cache, trace=trace)
     log_memory("term pass one done")
     suspects = misaligned_units(corpus, terms.evidence, params.suspects.alpha) if params.suspects.alpha > 0 else []
     kept = np.arange(len(corpus), dtype=np.int64)
@@ -112,15 +115,15 @@ def term_group(corpus: Corpus, params: MiningParams) -> tuple[list[Mined], list[
         log_memory("term pass one freed")
         return_freed_memory()
         log_memory("term pass two")
-        terms = mine_terms(corpus.subset(kept), params, cache)
+        terms = mine_terms(corpus.subset(kept), params, cache, trace=trace)
         log_memory("term pass two done")
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
         evidence, counter = terms.evidence[conv.convention_id]
         mined.append(Mined(conv, kept[evidence], kept[counter]))
-    trace = terms.trace_frame if terms.trace_frame is not None else empty_trace()
+    frame = terms.trace_frame if terms.trace_frame is not None else empty_trace()
     return (mined, terms.conflicts, {"term": terms.stats, "suspect_units": [s.row(corpus.unit_ids) for s in suspects]},
-            trace)
+            frame)
 
 
 def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams) -> tuple[list[Mined], dict[str, Any]]:
@@ -162,29 +165,40 @@ def mine_corpus(corpus: Corpus, params: MiningParams = DEFAULT_PARAMS, *, heldou
     """Every family's rules of ``corpus``; with ``heldout`` (the default) cross-fitted
     (``heldout.heldout_counts``): each mined rule carries its held-out agreement and those below
     their kind's bar are ``suggested``."""
-    result = _mine_all(corpus, params)
+    cache = TokenCache()  # one analysis per unit (tokens, lemmas, POS), reused by each fold's re-mining
+    result = _mine_all(corpus, params, cache)
     if heldout:
-        cross_fit(corpus, result, params)
+        cross_fit(corpus, result, params, cache)
     return result
 
 
-def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAULT_PARAMS) -> None:
+def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAULT_PARAMS,
+              cache: TokenCache | None = None) -> None:
     """Held-out counts and the ``suggested`` tier for the rules mined from ``corpus`` (in place):
     every family re-mined on each fold's complement (``heldout``). The units the mining found
-    misaligned (``result.suspects``) judge no rule: their targets translate another source."""
+    misaligned (``result.suspects``) judge no rule: their targets translate another source.
+
+    What depends on a unit alone is not redone per fold: ``cache`` (the full run's, when given)
+    holds each unit's tokens, lemmas and POS tags, which are the same whichever units surround it.
+    What counts over units (alignment model, co-occurrence, hits, thresholds) is computed on the
+    fold's complement only, so no held-out unit shapes the rules judged on it. A fold keeps its
+    rules only: no term trace is built for it."""
     if result.conventions:
+        cache = cache if cache is not None else TokenCache()
         misaligned = {str(row["unit_id"]) for row in result.suspects}
-        counts = heldout_counts(corpus, result.conventions, lambda part: _mine_all(part, params).conventions,
+        counts = heldout_counts(corpus, result.conventions,
+                                lambda part: _mine_all(part, params, cache, trace=False).conventions,
                                 excluded=misaligned)
         apply_heldout(result.conventions, counts, params)
         log_memory("held-out done")
 
 
-def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
+def _mine_all(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
+              trace: bool = True) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)
-    mined, conflicts, term_stats, trace = term_group(corpus, params)
+    mined, conflicts, term_stats, term_trace = term_group(corpus, params, cache, trace=trace)
     corpus.release_folds()  # only the term rules count on the folded texts
     log_memory("terms done")
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)
@@ -192,7 +206,7 @@ def _mine_all(corpus: Corpus, params: MiningParams) -> MiningResult:
     rule_mined, rule_stats = proposer_group(corpus, RULE_FAMILIES, params)
     log_memory("rules done")
     return combine(mined + pattern_mined + rule_mined, conflicts, corpus.unit_ids,
-                   {**stats, **term_stats, **pattern_stats, **rule_stats}, trace)
+                   {**stats, **term_stats, **pattern_stats, **rule_stats}, term_trace)
 
 
 def mine_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, params: MiningParams = DEFAULT_PARAMS,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 import spacy
 
@@ -68,7 +69,7 @@ def compositional(term: str, key: str, word_keys: Mapping[str, set[str]], params
 def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0) -> frozenset[str] | None:
     """The sides (``before``/``after``) on which the forms are hyphen-joined to a neighbouring word,
     or None when fewer than ``share`` of their occurrences are so joined (or none is found)."""
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")(?!\w)")
+    pattern = _forms_pattern(tuple(sorted(forms, key=len, reverse=True)))
     sides: set[str] = set()
     joined_count = free = 0
     for text in texts:
@@ -81,6 +82,13 @@ def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0)
             joined_count += bool(glued)
             free += not glued
     return frozenset(sides) if joined_count and joined_count >= share * (joined_count + free) else None
+
+
+@lru_cache(maxsize=16384)
+def _forms_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """The forms as one word-bounded alternation, compiled once per set of forms: the held-out
+    folds' re-mining asks for the full run's patterns again (``re``'s own cache holds 512)."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, forms)) + r")(?!\w)")
 
 
 def fragment_of_compound(term: str, forms: Sequence[str], sources: Sequence[str], targets: Sequence[str],

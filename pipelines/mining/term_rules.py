@@ -67,7 +67,33 @@ def _truncations(key: str, forms_of: dict[str, Counter[str]]) -> list[str]:
     return [k for k in (" ".join(words[1:]), " ".join(words[:-1])) if k and k in forms_of and k != key]
 
 
-def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: MiningParams) -> list[str]:
+class _KeyFacts:
+    """A rendering key's most frequent form and whether it is nominal, looked up once per key of one
+    ``Candidates`` (not once per term proposing it: a frequent target word co-occurs with thousands
+    of terms). Valid while ``cands`` is unchanged, i.e. while the candidate keys are chosen."""
+
+    __slots__ = ("cands", "forms", "nominal")
+
+    def __init__(self, cands: Candidates) -> None:
+        self.cands = cands
+        self.forms: dict[str, str] = {}
+        self.nominal: dict[str, bool] = {}
+
+    def form(self, key: str) -> str:
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = _form(self.cands, key)
+        return found
+
+    def is_nominal(self, key: str) -> bool:
+        found = self.nominal.get(key)
+        if found is None:
+            found = self.nominal[key] = nominal_key(key, self.cands)
+        return found
+
+
+def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: MiningParams,
+                    facts: _KeyFacts | None = None) -> list[str]:
     """Aligned renderings (the strongest few) and truncations of them (boundary repair); for terms
     seen in enough units, target content words co-occurring in most of its units (a fallback used
     only when no aligned rendering is consistent enough). Terms are nominal; a one-word term with no
@@ -85,9 +111,10 @@ def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: M
         counts.update(cands.unit_keys[unit])
     frequent = len(term.units) >= params.terms.cooc_min_units
     floor = params.terms.min_consistency * len(term.units)
+    facts = facts if facts is not None else _KeyFacts(cands)
     keys += sorted(k for k, n in counts.items()
-                   if k not in keys and ((frequent and n >= floor) or cognate(name, _form(cands, k), params)))
-    nominal = [k for k in keys if nominal_key(k, cands)]
+                   if k not in keys and ((frequent and n >= floor) or cognate(name, facts.form(k), params)))
+    nominal = [k for k in keys if facts.is_nominal(k)]
     if nominal or " " in name:
         return nominal
     # A word the TM only ever renders as a verb (UI actions: confirm → confirmer) is a verb term.
@@ -107,12 +134,16 @@ def cognate(term: str, form: str, params: MiningParams) -> bool:
     return fuzz.ratio(term, form) / 100 >= params.terms.cognate_similarity
 
 
-def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None) -> TermResult:
+def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
+               trace: bool = True) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
-    tokens for a second pass over part of the same units."""
+    tokens for a second pass over part of the same units. Without ``trace`` no trace frame is
+    built (a held-out fold's re-mining keeps only its rules)."""
     indices = hashed_sample(corpus, params.alignment.max_units)
     cands = aligned_candidates(corpus, indices, params, cache)
-    keys_of = {t: _candidate_keys(t, c, cands, params) for t, c in sorted(cands.terms.items())}
+    facts = _KeyFacts(cands)
+    keys_of = {t: _candidate_keys(t, c, cands, params, facts) for t, c in sorted(cands.terms.items())}
+    del facts
     terms = [t for t, keys in keys_of.items() if keys]
     senses_of = {t: verb_senses(t, cands, params) for t in terms}
     all_keys = sorted({k for ks in [*keys_of.values(), *senses_of.values()] for k in ks})
@@ -154,8 +185,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     add_precedence(result)  # longest match: a term yields to the longer mined terms holding it
     result.stats = dict(result.stats)
     del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
-    result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
-                                     corpus.src_lang, corpus.tgt_lang)
+    if trace:
+        result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
+                                         corpus.src_lang, corpus.tgt_lang)
     result.trace = {}
     return result
 

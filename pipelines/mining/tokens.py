@@ -142,6 +142,10 @@ class TokenCache:
         self._strings: list[str] = []
         self._string_ids: dict[str, int] = {}
 
+    def __len__(self) -> int:
+        """Texts analysed so far (per language and analysis)."""
+        return len(self._tokens)
+
     def tokenize(self, texts: Sequence[str], lang: str, *, analyse: bool = False) -> list[list[Tok]]:
         missing = [t for t in dict.fromkeys(texts) if (lang, analyse, t) not in self._tokens]
         for text, toks in zip(missing, tokenize(missing, lang, analyse=analyse)):

@@ -9,8 +9,9 @@ from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.heldout import (
     FOLDS, apply_heldout, bar_of, fold_of, heldout_counts, heldout_table, rule_key,
 )
-from housestyle.pipelines.mining.mine import mine_corpus
+from housestyle.pipelines.mining.mine import cross_fit, mine_corpus, term_group
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+from housestyle.pipelines.mining.tokens import TokenCache
 from tests.pipelines.mining.conftest import corpus_of
 
 
@@ -94,3 +95,17 @@ def test_mine_corpus_writes_heldout_counts(tiny: Corpus) -> None:
     plain = mine_corpus(tiny, heldout=False)
     assert {c.convention_id for c in plain.conventions} == {c.convention_id for c in result.conventions}
     assert all(c.heldout_items is None and c.status == "candidate" for c in plain.conventions)
+
+
+def test_cross_fit_reuses_the_units_analysis_and_counts_the_same(tiny: Corpus) -> None:
+    cache = TokenCache()
+    term_group(tiny, DEFAULT_PARAMS, cache)  # the full run's analysis of every unit
+    analysed = len(cache)
+    shared_result = mine_corpus(tiny, heldout=False)
+    cross_fit(tiny, shared_result, DEFAULT_PARAMS, cache)
+    assert len(cache) == analysed  # no fold tokenised or tagged a unit again
+    fresh_result = mine_corpus(tiny, heldout=False)
+    cross_fit(tiny, fresh_result, DEFAULT_PARAMS)  # each fold analyses its own units
+    shared, fresh = shared_result.conventions, fresh_result.conventions
+    assert shared and [(c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in shared] == [
+        (c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in fresh]
