@@ -31,9 +31,18 @@ def report_url(rules_out: Path, report: Path) -> str | None:
     return base.rstrip("/") + "/" + quote(relative.as_posix())
 
 
+# `python -m http.server` with SIGTERM and SIGINT unblocked and at their defaults first: a child
+# inherits its parent's blocked and ignored signals, and a parent whose libraries block them (seen
+# in the full test run: the server outlived terminate() by 10 s) would leave it deaf to terminate()
+SERVE = ("import runpy, signal, sys; "
+         "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT}); "
+         "signal.signal(signal.SIGTERM, signal.SIG_DFL); signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "sys.argv = ['http.server', *sys.argv[1:]]; runpy.run_module('http.server', run_name='__main__')")
+
+
 def start_reports_server(rules_out: Path, port: int) -> subprocess.Popen[bytes]:
     """`python -m http.server` on 127.0.0.1 serving rules_out/ only; it runs in the UI's process group,
     so the Ctrl-C that stops the UI stops it too."""
     rules_out.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(rules_out)]
+    command = [sys.executable, "-c", SERVE, str(port), "--bind", "127.0.0.1", "--directory", str(rules_out)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

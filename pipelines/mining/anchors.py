@@ -1,5 +1,5 @@
 """Anchors: what a translation copies from its source — digit runs and acronym-like names
-(``SARS-CoV-2``, ``HCoV``, ``COVID``) — as a second witness of misaligned TM units beside the
+(``IPv6``, ``WebRTC``, ``HTTP``) — as a second witness of misaligned TM units beside the
 term rules (``suspect_units``).
 
 Why: a misaligned run (TICO-19 en→fr's PubMed_8 pairs most of its sources with other sentences'
@@ -32,7 +32,7 @@ from housestyle.pipelines.conventions.matching import mask_code
 NUMBER = re.compile(r"\d{1,3}(?:[ ,.'\u00a0\u2009\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
 NOT_DIGIT = re.compile(r"\D")
 # a word with two capitals, or a capital and a digit: acronyms and product names, not a sentence's
-# first word (hyphens and digits inside: SARS-CoV-2, HCoV-OC43, MERS-CoV, COVID-19)
+# first word (hyphens and digits inside: IPv6, WebRTC, Wi-Fi, GPT-4o, ISO-8859-1)
 WORD = re.compile(r"[^\W_][\w-]*[^\W_]")
 PRIOR_UNITS = 2.0  # weight of the class rate: the rule of succession's two pseudo-units
 # an anchor at most this many sources hold, kept by the target, shows the unit aligned: a misaligned
@@ -65,7 +65,7 @@ def anchors_of(source: str) -> set[tuple[str, str]]:
     # ALL-CAPS words side by side are emphasis ("IT IS FURTHER ORDERED"), not names
     emphasis = {w for i, w in enumerate(words) if capitals[i] and (i and capitals[i - 1] or i + 1 < len(words) and capitals[i + 1])}
     names = set() if shouting else {w for w in words if is_name(w) and w not in emphasis}
-    # a name's own digits (the 2 of SARS-CoV-2) are not a second, dependent witness
+    # a name's own digits (the 6 of IPv6) are not a second, dependent witness
     digits = numbers_of(WORD.sub(lambda m: " " if m.group() in names else m.group(), text))
     return {("digits", d) for d in digits} | {("name", name_key(w)) for w in names}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import time
 import urllib.request
@@ -47,3 +48,22 @@ def test_the_reports_server_serves_rules_out(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_server_stops_on_terminate_even_when_its_parent_blocks_sigterm(tmp_path: Path) -> None:
+    """A child inherits its parent's signal mask: started from a thread that blocks SIGTERM (as a
+    library's can), the server must still stop on terminate()."""
+    port = _free_port()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        server = start_reports_server(tmp_path / "rules_out", port)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    time.sleep(0.5)
+    server.terminate()
+    try:
+        assert server.wait(timeout=10) != 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
