@@ -92,14 +92,13 @@ class Trials:
 Anchor = tuple[str, str, str]  # (direction, class, text)
 
 
-def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Collection[int] = frozenset()) -> Trials:
-    """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate. Both
-    directions: the source's anchors are looked for in the target, and the target's in the source
-    (an aligned target seldom brings a number or a name its source lacks; ``OTAN`` for ``NATO`` is
-    always "brought" and so no witness). The ``exclude``d units (already told misaligned) get
-    trials but count in no rate: a misaligned run must not teach that its names go missing."""
-    rows: list[tuple[int, Anchor, bool]] = []
-    seen: dict[Anchor, list[int]] = defaultdict(lambda: [0, 0])  # anchor -> [units, misses]
+Outcome = tuple[int, Anchor, bool]  # (unit, anchor, missed on the other side)
+
+
+def anchor_outcomes(sources: Sequence[str], targets: Sequence[str]) -> list[Outcome]:
+    """Each unit's anchors, both directions: the source's looked for in the target, the target's in
+    the source. What is kept does not depend on the other units: computed once per corpus."""
+    rows: list[Outcome] = []
     for i, (source, target) in enumerate(zip(sources, targets)):
         source, target = source or "", target or ""
         for direction, text, other in (("kept", source, target), ("brought", target, source)):
@@ -108,14 +107,25 @@ def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Colle
                 continue
             other_digits = numbers_of(other)
             for kind, anchor in sorted(anchors):
-                key = (direction, kind, anchor)
-                miss = not kept((kind, anchor), other, other_digits)
-                rows.append((i, key, miss))
-                if i not in exclude:
-                    seen[key][0] += 1
-                    seen[key][1] += miss
+                rows.append((i, (direction, kind, anchor), not kept((kind, anchor), other, other_digits)))
+    return rows
+
+
+def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Collection[int] = frozenset(),
+                  outcomes: list[Outcome] | None = None) -> Trials:
+    """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate (an
+    aligned target seldom brings a number or a name its source lacks; ``OTAN`` for ``NATO`` is
+    always "brought" and so no witness). The ``exclude``d units (already told misaligned) get
+    trials but count in no rate: a misaligned run must not teach that its names go missing.
+    ``outcomes``: ``anchor_outcomes`` of the same texts, when the caller has them."""
+    rows = outcomes if outcomes is not None else anchor_outcomes(sources, targets)
     if not rows:
         return Trials.empty()
+    seen: dict[Anchor, list[int]] = defaultdict(lambda: [0, 0])  # anchor -> [units, misses]
+    for i, key, miss in rows:
+        if i not in exclude:
+            seen[key][0] += 1
+            seen[key][1] += miss
     totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for (direction, kind, _), (units, misses) in seen.items():
         totals[(direction, kind)][0] += units
@@ -132,19 +142,11 @@ def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Colle
     return Trials(unit, rate, failed)
 
 
-def kept_rare_anchor(sources: Sequence[str], targets: Sequence[str]) -> set[int]:
+def kept_rare_anchor(sources: Sequence[str], targets: Sequence[str], outcomes: list[Outcome] | None = None) -> set[int]:
     """Units whose target keeps a source anchor that at most ``RARE_SOURCES`` sources hold: never
     misaligned, however many term rules a free translation of them fails."""
-    anchors = [anchors_of(source) if source else set() for source in sources]
-    holders: dict[tuple[str, str], int] = defaultdict(int)
-    for found in anchors:
-        for anchor in found:
-            holders[anchor] += 1
-    aligned = set()
-    for i, (found, target) in enumerate(zip(anchors, targets)):
-        rare = [a for a in found if holders[a] <= RARE_SOURCES]
-        if rare and target:
-            digits = numbers_of(target)
-            if any(kept(a, target, digits) for a in rare):
-                aligned.add(i)
-    return aligned
+    rows = [r for r in (outcomes if outcomes is not None else anchor_outcomes(sources, targets)) if r[1][0] == "kept"]
+    holders: dict[Anchor, int] = defaultdict(int)
+    for _, key, _ in rows:
+        holders[key] += 1
+    return {i for i, key, miss in rows if not miss and holders[key] <= RARE_SOURCES}

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from housestyle.pipelines.conventions.model import Convention
-from housestyle.pipelines.mining.anchors import anchor_trials, kept_rare_anchor
+from housestyle.pipelines.mining.anchors import anchor_outcomes, anchor_trials, kept_rare_anchor
 from housestyle.pipelines.mining.conflicts import dimension_conflicts
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
 from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts
@@ -85,9 +85,10 @@ def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.nd
     Repeated until the suspects stop changing (at most ``rounds`` times)."""
     suspects: list[Suspect] = []
     told: frozenset[int] = frozenset()
-    aligned = kept_rare_anchor(corpus.sources, corpus.targets)
+    outcomes = anchor_outcomes(corpus.sources, corpus.targets)
+    aligned = kept_rare_anchor(corpus.sources, corpus.targets, outcomes)
     for _ in range(rounds):
-        found = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, exclude=told))
+        found = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, told, outcomes))
         suspects = [s for s in found if s.index not in aligned]
         now = frozenset(s.index for s in suspects)
         if now == told:

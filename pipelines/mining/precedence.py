@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from housestyle.pipelines.conventions.compiled import make_entry
+from housestyle.pipelines.conventions.compiled import Entry, make_entry
 from housestyle.pipelines.conventions.factors import literal_forms
 from housestyle.pipelines.conventions.folding import fold_term
 from housestyle.pipelines.conventions.model import Convention, convention_id_of
@@ -34,18 +34,33 @@ def _words(conv: Convention, mode: str) -> tuple[str, ...]:
     return tuple(fold_term(conv.src or "", mode).split())
 
 
-def _holds_rendering(short: Convention, longer: Convention) -> bool:
+def _holds_rendering(short: Convention, longer: Convention, entries: list[Entry] | None = None,
+                     forms: list[list[str] | None] | None = None) -> bool:
     """Whether every form of the longer rule's rendering holds every expected entry of the short
     rule (then the short rule passes inside the longer term: no need to yield); True when the
-    longer rendering's forms cannot be listed."""
-    entries = [make_entry(e, short.match_mode, short.regex) for e in short.expected_terms]
-    for expected in longer.expected_terms:
-        forms = literal_forms(expected, longer.regex)
-        if forms is None:
+    longer rendering's forms cannot be listed. ``entries`` / ``forms``: the two rules' compiled
+    entries and listed forms when the caller has them (``longer_terms`` compares each rule with
+    many)."""
+    entries = entries if entries is not None else _entries(short)
+    forms = forms if forms is not None else _forms(longer)
+    for listed in forms:
+        if listed is None:
             return True
-        if not all(entry.present(fold_term(form, short.match_mode), form) for form in forms for entry in entries):
+        if not all(entry.present(fold_term(form, short.match_mode), form) for form in listed for entry in entries):
             return False
     return True
+
+
+def _entries(conv: Convention) -> list[Entry]:
+    return [make_entry(e, conv.match_mode, conv.regex) for e in conv.expected_terms]
+
+
+def _forms(conv: Convention) -> list[list[str] | None]:
+    out: list[list[str] | None] = []
+    for expected in conv.expected_terms:
+        listed = literal_forms(expected, conv.regex)
+        out.append(None if listed is None else list(listed))
+    return out
 
 
 def longer_terms(conventions: Sequence[Convention]) -> dict[str, list[str]]:
@@ -63,9 +78,16 @@ def longer_terms(conventions: Sequence[Convention]) -> dict[str, list[str]]:
                 for start in range(len(words) - size + 1):
                     runs[(conv.src_lang, conv.tgt_lang, mode, words[start:start + size])].append(conv)
     out: dict[str, list[str]] = {}
+    forms: dict[str, list[list[str] | None]] = {}  # each longer rule's forms, listed once
     for conv in terms:
-        longer = [c for c in runs.get((conv.src_lang, conv.tgt_lang, conv.trigger_mode, _words(conv, conv.trigger_mode)), [])
-                  if not _holds_rendering(conv, c)]
+        candidates = runs.get((conv.src_lang, conv.tgt_lang, conv.trigger_mode, _words(conv, conv.trigger_mode)), [])
+        if not candidates:
+            continue
+        entries = _entries(conv)
+        for c in candidates:
+            if c.convention_id not in forms:
+                forms[c.convention_id] = _forms(c)
+        longer = [c for c in candidates if not _holds_rendering(conv, c, entries, forms[c.convention_id])]
         if longer:
             ranked = sorted({c.src or "": c for c in longer}.values(), key=lambda c: (-(c.support or 0), c.src or ""))
             out[conv.convention_id] = [c.src or "" for c in ranked[:MAX_YIELDS]]
