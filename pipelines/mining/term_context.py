@@ -47,7 +47,7 @@ def verb_senses(name: str, cands: Candidates, params: MiningParams = DEFAULT_PAR
     ``travaillez``), joined to the chosen one-word rendering as alternatives when of its word family
     (``boundary.with_siblings``), since the source word triggers the rule in either sense. A rendering
     of their own only for a word with no nominal rendering at all (``confirm`` → ``confirmer``, see
-    ``term_rules._candidate_keys``)."""
+    ``term_keys.candidate_keys``)."""
     if " " in name:
         return []
     return sorted(k for k, n in cands.terms[name].aligned.items()

@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from rapidfuzz import fuzz
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.align import align_with_sure
@@ -27,7 +26,6 @@ from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
 from housestyle.pipelines.mining.precedence import add_precedence
-from housestyle.pipelines.mining.rendering_class import nominal_key
 from housestyle.pipelines.mining.spelling import as_written
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate, extract
 from housestyle.pipelines.mining.term_context import (
@@ -37,6 +35,7 @@ from housestyle.pipelines.mining.term_context import (
 )
 from housestyle.pipelines.mining.term_decision import TermCase, first_rejection
 from housestyle.pipelines.mining.term_filters import STOP_LIKE, fragment_of_compound
+from housestyle.pipelines.mining.term_keys import KeyFacts, candidate_keys, cognate, form_of
 from housestyle.pipelines.mining.term_result import TermResult
 from housestyle.pipelines.mining.term_trace import Decision, describe_conflict, trace_frame
 from housestyle.pipelines.mining.tokens import TokenCache, settle_closed_tags
@@ -62,78 +61,6 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     return cands
 
 
-def _truncations(key: str, forms_of: dict[str, Counter[str]]) -> list[str]:
-    words = key.split(" ")
-    return [k for k in (" ".join(words[1:]), " ".join(words[:-1])) if k and k in forms_of and k != key]
-
-
-class _KeyFacts:
-    """A rendering key's most frequent form and whether it is nominal, looked up once per key of one
-    ``Candidates`` (not once per term proposing it: a frequent target word co-occurs with thousands
-    of terms). Valid while ``cands`` is unchanged, i.e. while the candidate keys are chosen."""
-
-    __slots__ = ("cands", "forms", "nominal")
-
-    def __init__(self, cands: Candidates) -> None:
-        self.cands = cands
-        self.forms: dict[str, str] = {}
-        self.nominal: dict[str, bool] = {}
-
-    def form(self, key: str) -> str:
-        found = self.forms.get(key)
-        if found is None:
-            found = self.forms[key] = _form(self.cands, key)
-        return found
-
-    def is_nominal(self, key: str) -> bool:
-        found = self.nominal.get(key)
-        if found is None:
-            found = self.nominal[key] = nominal_key(key, self.cands)
-        return found
-
-
-def _candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: MiningParams,
-                    facts: _KeyFacts | None = None) -> list[str]:
-    """Aligned renderings (the strongest few) and truncations of them (boundary repair); for terms
-    seen in enough units, target content words co-occurring in most of its units (a fallback used
-    only when no aligned rendering is consistent enough). Terms are nominal; a one-word term with no
-    nominal rendering takes its verb renderings instead (UI actions: ``Select`` → ``sélectionner``,
-    ``Confirm`` → ``confirmer``; VPN XLIFF dev)."""
-    keys: list[str] = []
-    if term.aligned:
-        ranked = sorted(term.aligned.items(), key=lambda kv: (-kv[1], kv[0]))
-        top = ranked[0][1]
-        keys = [k for k, n in ranked[:params.candidates.aligned_keys] if at_least(n, top, params.candidates.aligned_key_share)]
-        for k in list(keys):
-            keys += [t for t in _truncations(k, cands.forms) if t not in keys]
-    counts: Counter[str] = Counter()
-    for unit in term.units:
-        counts.update(cands.unit_keys[unit])
-    frequent = len(term.units) >= params.terms.cooc_min_units
-    floor = params.terms.min_consistency * len(term.units)
-    facts = facts if facts is not None else _KeyFacts(cands)
-    keys += sorted(k for k, n in counts.items()
-                   if k not in keys and ((frequent and n >= floor) or cognate(name, facts.form(k), params)))
-    nominal = [k for k in keys if facts.is_nominal(k)]
-    if nominal or " " in name:
-        return nominal
-    # A word the TM only ever renders as a verb (UI actions: confirm → confirmer) is a verb term.
-    return [k for k in verb_senses(name, cands, params) if term.aligned[k] >= params.terms.verb_min_aligned]
-
-
-def _form(cands: Candidates, key: str) -> str:
-    forms = cands.forms.get(key)
-    return max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0] if forms else key
-
-
-def cognate(term: str, form: str, params: MiningParams) -> bool:
-    """Orthographically close single words (``address``/``adresse``, ``firmware``): in a
-    technical TM such a target word is almost always the rendering, even where alignment failed."""
-    if " " in term or " " in form or min(len(term), len(form)) < params.candidates.cognate_min_chars:
-        return False
-    return fuzz.ratio(term, form) / 100 >= params.terms.cognate_similarity
-
-
 def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
                trace: bool = True) -> TermResult:
     """Term rules for the corpus's language pair (see module docstring); ``cache`` keeps the
@@ -141,8 +68,8 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     built (a held-out fold's re-mining keeps only its rules)."""
     indices = hashed_sample(corpus, params.alignment.max_units)
     cands = aligned_candidates(corpus, indices, params, cache)
-    facts = _KeyFacts(cands)
-    keys_of = {t: _candidate_keys(t, c, cands, params, facts) for t, c in sorted(cands.terms.items())}
+    facts = KeyFacts(cands)
+    keys_of = {t: candidate_keys(t, c, cands, params, facts) for t, c in sorted(cands.terms.items())}
     del facts
     terms = [t for t, keys in keys_of.items() if keys]
     senses_of = {t: verb_senses(t, cands, params) for t in terms}
@@ -228,7 +155,7 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
         joint = int(np.intersect1d(s_units, k_units, assume_unique=True).size)
         out.append(Choice(key, sorted(cands.forms[key]), joint, joint / max(1, s_units.size),
                           dice(joint, int(s_units.size), int(k_units.size)), cands.terms[term].aligned.get(key, 0),
-                          cognate(term, _form(cands, key), params) or (acronym and _form(cands, key) == term)))
+                          cognate(term, form_of(cands, key), params) or (acronym and form_of(cands, key) == term)))
     return out
 
 

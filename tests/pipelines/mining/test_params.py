@@ -13,7 +13,7 @@ from housestyle.pipelines.mining.patterns.casing import learn_keep, title_source
 from housestyle.pipelines.mining.term_candidates import Candidates, TermCandidate
 from housestyle.pipelines.mining.term_context import noun_words, verb_senses
 from housestyle.pipelines.mining.term_filters import adverb, covers, stem
-from housestyle.pipelines.mining.term_rules import cognate
+from housestyle.pipelines.mining.term_keys import cognate
 
 
 def test_shares_compare_counts_exactly() -> None:
