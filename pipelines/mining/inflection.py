@@ -12,16 +12,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from housestyle.pipelines.conventions.compound_parts import compound_regex, compounding
 from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
 
 
 def alternatives(forms: Iterable[str], match_mode: str = "typographic", tgt_lang: str | None = None) -> tuple[str, bool]:
     """(entry, is_regex): the single form as a plain string, else a regex of all forms bounded like
     a plain string of ``match_mode`` (the term rules' mode) in a ``tgt_lang`` target
-    (``matching.no_space_target``)."""
+    (``matching.no_space_target``). In a language that writes compounds the forms are always a
+    regex that also admits them as compound parts (``compound_parts``)."""
     unique = sorted({f for f in forms if f})
     if not unique:
         raise ValueError("no forms")
+    if compounding(tgt_lang):
+        return compound_regex(unique, match_mode), True
     if len(unique) == 1:
         return unique[0], False
     return plain_regex(unique, match_mode, no_space_neighbours=no_space_target(tgt_lang)), True

@@ -24,16 +24,35 @@ from simplemma.utils import validate_lang_input
 _FACTORY = DefaultDictionaryFactory(cache_max_size=4)
 
 
+# Languages whose dictionary writes nouns capitalised (German ``Kommentare`` → ``Kommentar``): their
+# table is looked up by the casefolded form every caller holds (``ß`` folds to ``ss``, as in the
+# targets). Where a lower-case word and a capitalised one fold alike (``gesperrte``, a participle;
+# ``Gesperrte``, a noun), the lower-case entry wins. Folding the German table costs ~2 s, once.
+FOLDED_LOOKUP = frozenset({"de", "lb"})
+
+
 @lru_cache(maxsize=8)
 def _table(lang: str) -> dict[bytes, bytes] | None:
-    """simplemma's raw form → lemma table for ``lang`` (None: no dictionary for it)."""
+    """simplemma's form → lemma table for ``lang`` (None: no dictionary for it), casefolded for the
+    FOLDED_LOOKUP languages."""
     try:
         validate_lang_input(lang)
-        mapping = _FACTORY.get_dictionary(lang)
+        # a folded language's raw table is read by a factory of its own, so it is freed once folded
+        factory = DefaultDictionaryFactory(cache_max_size=1) if lang in FOLDED_LOOKUP else _FACTORY
+        mapping = factory.get_dictionary(lang)
     except (ValueError, TypeError):
         return None
     table = getattr(mapping, "_dict", mapping)
-    return table if isinstance(table, dict) else None
+    if not isinstance(table, dict):
+        return None
+    return _folded(table) if lang in FOLDED_LOOKUP else table
+
+
+def _folded(table: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    out: dict[bytes, bytes] = {}
+    for form, lemma in sorted(table.items(), key=lambda kv: kv[0].islower() is False):
+        out.setdefault(form.decode().casefold().encode(), lemma.decode().casefold().encode())
+    return out
 
 
 @lru_cache(maxsize=8)

@@ -23,7 +23,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from housestyle.pipelines.mining import inflect_fr, inflect_ru, lexicon
+from housestyle.pipelines.mining import inflect_de, inflect_fr, inflect_ru, lexicon
 from housestyle.pipelines.mining.term_candidates import Candidates
 from housestyle.pipelines.mining.tokens import Tok, fold_count, mask
 
@@ -90,6 +90,7 @@ def add_attested_forms(cands: Candidates, tgt_toks: Sequence[Sequence[Tok]], tar
 FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] = {
     "fr": inflect_fr.forms,
     "ru": inflect_ru.forms,
+    "de": inflect_de.forms,
 }
 
 

@@ -13,14 +13,15 @@ from housestyle.pipelines.scoring.engine import score_systems
 @pytest.mark.parametrize("text", [
     "Hello {user}", "Hello { $user }", "Hello {user, select, other}", "Hello %(user)s", "Hello %1$s / %1",
     "Hello <user>", "Hello ⟨g1⟩", "Hello {{ user }}", "Hello {% user %}", "Hello ${user}", "Hello https://x.org/user",
-    "Hello {user, plural, one", "Hello %(user)r", "Hello %(user)a",
+    "Hello {user, plural, one", "Hello %(user)r", "Hello %(user)a", "Hello label_user_name", "Hello user_add",
 ])
 def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
     masked = mask_code(text)
     assert len(masked) == len(text) and masked.startswith("Hello") and "user" not in masked
 
 
-@pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "100 %ruser", "user %r", "a < b and c > d", "{# user}"])
+@pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "100 %ruser", "user %r", "a < b and c > d", "{# user}",
+                                  "user-_x", "_user_", "user_"])
 def test_text_stays(text: str) -> None:
     assert "user" not in text or "user" in mask_code(text)
     assert mask_code(text).strip() or not text.strip()
@@ -33,3 +34,9 @@ def test_a_placeholder_does_not_trigger_its_term_rule_in_the_engine_or_the_refer
                            {"mt": {"s1": "Bienvenue, {user} !", "s2": "Bienvenue, utilisateur {name} !"}})
     (row,) = result.dimension_scores.filter(result.dimension_scores["dimension"] == "term:user").iter_rows(named=True)
     assert (row["scored"], row["passed"]) == (1, 1)
+
+
+def test_a_msgid_key_as_source_triggers_no_term_rule() -> None:
+    """Plone keys units by msgids (``folder_add_more``): an identifier is code, not the word folder."""
+    conv = Convention(dimension="term:folder", rule="term", src="folder", expected_terms=["Ordner"])
+    assert not applies(conv, "folder_add_more") and applies(conv, "Move to top of folder")
