@@ -24,6 +24,7 @@ deliberately conservative: a pattern it cannot bound just takes the timed engine
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes
 from typing import Any, Iterator
 
@@ -117,8 +118,11 @@ def _tail_repeat(items: list[Any]) -> tuple[list[Any], bool]:
     return items, False
 
 
+@lru_cache(maxsize=65536)
 def per_start_cost(pattern: str) -> int | None:
-    """A bound on the backtracking steps of one match attempt, or None when there is none."""
+    """A bound on the backtracking steps of one match attempt, or None when there is none. Cached:
+    a mining run builds each rule's pattern about three times (its passes, folds and precedence
+    test: 15,741 patterns, 4,945 distinct on the demo TM), and parsing is half of building one."""
     parsed = list(parse_tree(pattern))
     body, _tail = _tail_repeat(parsed)
     cost = _cost(body)
