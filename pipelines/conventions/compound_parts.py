@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from housestyle.pipelines.conventions.folding import fold_term
-from housestyle.pipelines.conventions.matching import SPACED_WORD_CLASS, alternation, edge_checks
+from housestyle.pipelines.conventions.matching import SPACED_WORD_CLASS, alternation, edge_checks, is_word_char
 
 # Primary subtags of the languages that write closed compounds (explicit registry).
 COMPOUNDING_LANGUAGES = frozenset({"de", "nl", "sv", "da", "nb", "nn", "no", "is", "af", "lb", "fy"})
@@ -37,6 +37,19 @@ _BEFORE, _AFTER = f"(?<!{SPACED_WORD_CLASS})", f"(?!{SPACED_WORD_CLASS})"
 def compounding(lang: str | None) -> bool:
     """Whether ``lang`` (a BCP 47 tag) writes compounds (COMPOUNDING_LANGUAGES)."""
     return (lang or "").replace("_", "-").split("-")[0].casefold() in COMPOUNDING_LANGUAGES
+
+
+def part_bounded(text: str, term: str, start: int) -> bool:
+    """Whether ``term`` at ``start`` of ``text`` (both folded) stands as a word or a compound part, as
+    ``compound_regex`` matches it: the miner counts a rendering's units this way in a compounding
+    target language (``batched_unit_hits(compound=True)``), so its coverage is what the rule will check."""
+    end = start + len(term)
+    free_left = start == 0 or not is_word_char(text[start - 1])
+    free_right = end >= len(text) or not is_word_char(text[end])
+    left, right = edge_checks(term)
+    if left and right and len(term) >= MIN_PART:
+        return free_left or free_right
+    return (free_left or not left) and (free_right or not right)
 
 
 def compound_regex(literals: Iterable[str], match_mode: str) -> str:

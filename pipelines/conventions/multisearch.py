@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import ahocorasick_rs
 import numpy as np
 
+from housestyle.pipelines.conventions.compound_parts import part_bounded
 from housestyle.pipelines.conventions.matching import bounded_at, needs_boundary_check
 
 ROWS_DTYPE = np.int64
@@ -31,8 +32,9 @@ EMPTY = np.zeros(0, dtype=ROWS_DTYPE)
 
 
 def _scan(patterns: Sequence[str], texts: Sequence[str], rows: Sequence[int], *, bounded: bool,
-          raws: Sequence[str | None] | None, mode: str) -> dict[str, list[int]]:
-    """pattern -> the rows (``rows[i]`` names ``texts[i]``, in order) holding it; absent when none."""
+          raws: Sequence[str | None] | None, mode: str, compound: bool = False) -> dict[str, list[int]]:
+    """pattern -> the rows (``rows[i]`` names ``texts[i]``, in order) holding it; absent when none.
+    ``compound``: a bounded hit may be a compound part (``compound_parts.part_bounded``)."""
     unique = sorted({p for p in patterns if p})
     if not unique or not len(texts):
         return {}
@@ -45,7 +47,8 @@ def _scan(patterns: Sequence[str], texts: Sequence[str], rows: Sequence[int], *,
         for pat, start, _end in matcher.find_matches_as_indexes(text, overlapping=True):
             if pat in seen:
                 continue
-            if check[pat] and not bounded_at(text, unique[pat], start, None if raws is None else raws[i], mode):
+            if check[pat] and not (part_bounded(text, unique[pat], start) if compound else
+                                   bounded_at(text, unique[pat], start, None if raws is None else raws[i], mode)):
                 continue
             seen.add(pat)
             found[pat].append(row)
@@ -53,11 +56,12 @@ def _scan(patterns: Sequence[str], texts: Sequence[str], rows: Sequence[int], *,
 
 
 def word_hits(patterns: Sequence[str], texts: Sequence[str], *, raws: Sequence[str | None] | None = None,
-              mode: str = "exact") -> list[list[int]]:
+              mode: str = "exact", compound: bool = False) -> list[list[int]]:
     """For each pattern (in order; repeats allowed), the sorted indices of the texts that hold it at
-    word boundaries. Patterns and texts are already folded with ``mode``; ``raws`` are the unfolded
-    texts (they tell a hyphen from a dash the fold wrote as one, see ``matching.raw_hyphen``)."""
-    found = _scan(patterns, texts, range(len(texts)), bounded=True, raws=raws, mode=mode)
+    word boundaries, or as a compound part (``compound``: a target in a compounding language).
+    Patterns and texts are already folded with ``mode``; ``raws`` are the unfolded texts (they tell
+    a hyphen from a dash the fold wrote as one, see ``matching.raw_hyphen``)."""
+    found = _scan(patterns, texts, range(len(texts)), bounded=True, raws=raws, mode=mode, compound=compound)
     return [found.get(p, []) for p in patterns]
 
 

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from housestyle.pipelines.conventions.multisearch import word_hits
 
 
-def unit_hits(patterns: Sequence[str], texts: Sequence[str], raws: Sequence[str] | None = None) -> list[list[int]]:
+def unit_hits(patterns: Sequence[str], texts: Sequence[str], raws: Sequence[str] | None = None,
+              compound: bool = False) -> list[list[int]]:
     """For each pattern, the sorted indices of the texts holding it word-bounded (both in the counting
-    fold). ``raws``, the unfolded texts, tell a hyphen from a dash the fold wrote as one; without them
-    every folded ``-`` counts as a hyphen."""
-    return word_hits(patterns, texts, raws=raws, mode="count")
+    fold), or as a compound part (``compound``). ``raws``, the unfolded texts, tell a hyphen from a
+    dash the fold wrote as one; without them every folded ``-`` counts as a hyphen."""
+    return word_hits(patterns, texts, raws=raws, mode="count", compound=compound)
 
 
 def dice(joint: int, a: int, b: int) -> float:

@@ -209,18 +209,18 @@ def hashed_sample(corpus: Corpus, limit: int) -> list[int]:
 
 
 def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None = None,
-                      size: int = BATCH) -> list[np.ndarray]:
+                      size: int = BATCH, compound: bool = False) -> list[np.ndarray]:
     """``association.unit_hits`` over a whole column, one batch of texts at a time, as int32 unit
     arrays: the same hits, without a Python int per hit for the whole TM (a 1M-unit TM has tens
     of millions of hits). ``raws``, the unfolded column, tells a hyphen from a dash the fold wrote
-    as one (SPEC §2: hyphen-joined words are one word)."""
+    as one (SPEC §2: hyphen-joined words are one word); ``compound``: see ``unit_hits``."""
     dtype = np.int32 if len(texts) < 2**31 else np.int64
     found: list[np.ndarray] = []  # per batch: its hits, pattern by pattern
     counts: list[np.ndarray] = []  # per batch: hits of each pattern
     raw_batches = raws.batches(size) if raws is not None else None
     for offset, batch in texts.batches(size):
         raw_batch = next(raw_batches)[1] if raw_batches is not None else None
-        hits = unit_hits(patterns, batch, raw_batch)
+        hits = unit_hits(patterns, batch, raw_batch, compound)
         counts.append(np.fromiter((len(h) for h in hits), dtype=np.int64, count=len(hits)))
         found.append(np.fromiter((i + offset for h in hits for i in h), dtype=dtype, count=int(counts[-1].sum())))
     if not found:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from housestyle.pipelines.conventions.matching import find_plain
+from housestyle.pipelines.conventions.compound_parts import compounding
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice
 from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits
@@ -97,7 +98,8 @@ def attested_context(forms: Sequence[str], targets: Sequence[str], share: float)
 def measured(key: str, forms: Sequence[str], aligned: int, s_units: np.ndarray, corpus: Corpus) -> tuple[Choice, np.ndarray]:
     """A rendering counted over all units like any candidate (word-bounded, raw hyphens): the
     choice and the units holding one of its forms."""
-    units = concat_hits(batched_unit_hits(list(forms), corpus.folded_targets, corpus.targets)).astype(np.int64)
+    units = concat_hits(batched_unit_hits(list(forms), corpus.folded_targets, corpus.targets,
+                                          compound=compounding(corpus.tgt_lang))).astype(np.int64)
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
     return Choice(key, sorted(forms), joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                   aligned, False, repair="expression"), units

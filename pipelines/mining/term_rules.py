@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from housestyle.pipelines.conventions.compound_parts import compounding
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.align import align_with_sure
 from housestyle.pipelines.mining.association import dice
@@ -79,7 +80,9 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     # Acronyms spelled like a function word (IT) are scored case-sensitively: count them so too.
     acronyms = {t: s for t in terms if _is_acronym(s := spelled(cands.terms[t]))}
     src_hits.update(zip(acronyms, batched_unit_hits(list(acronyms.values()), corpus.sources)))
-    form_hits = dict(zip(all_forms, batched_unit_hits(all_forms, corpus.folded_targets, corpus.targets)))
+    # counted as the rule will check them: in a compounding language, compound parts too
+    form_hits = dict(zip(all_forms, batched_unit_hits(all_forms, corpus.folded_targets, corpus.targets,
+                                                      compound=compounding(corpus.tgt_lang))))
     key_hits = {key: concat_hits(form_hits[form] for form in cands.forms[key]) for key in all_keys}
     del form_hits
     result = TermResult([], {}, [], Counter())

@@ -55,3 +55,16 @@ def test_the_checker_passes_a_compound_and_fails_its_absence() -> None:
     bad = check_item(conv, "class method", "Klassenfunktion")
     assert good is not None and good.full_pass
     assert bad is not None and not bad.full_pass
+
+
+@pytest.mark.parametrize("forms, text", [
+    (["methode"], "klassenmethode"), (["termin"], "terminportlet bearbeiten"), (["css"], "css-ressourcen"),
+    (["methode"], "ersatzmethodenliste"), (["tag"], "montag"), (["seite"], "ein text"),
+])
+def test_the_miner_counts_compound_parts_as_the_regex_matches(forms: list[str], text: str) -> None:
+    """``word_hits(compound=True)`` (the miner's coverage of a rendering) agrees with ``compound_regex``."""
+    from housestyle.pipelines.conventions.multisearch import word_hits
+
+    counted = bool(word_hits(forms, [text], mode="count", compound=True)[0])
+    assert counted == _matches(forms, text)
+    assert not word_hits(["methode"], ["klassenmethode"], mode="count")[0]  # plain counting: a word only
