@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from housestyle.pipelines.mining.patterns.typography import FAMILIES as TYPOGRAP
 from housestyle.pipelines.mining.placeholder import mine_placeholder
 from housestyle.pipelines.mining.source_copy import mine_source_copy
 from housestyle.pipelines.mining.suspect_units import Suspect, find_suspects
+from housestyle.pipelines.mining.term_result import TermResult
 from housestyle.pipelines.mining.term_rules import mine_terms
 from housestyle.pipelines.mining.term_trace import empty_trace
 from housestyle.pipelines.mining.tokens import TokenCache
@@ -98,25 +99,38 @@ def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.nd
 
 
 def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *, trace: bool = True,
-               ) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
+               told: Collection[str] | None = None) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
     """Term rules with their evidence, conflicts, filter counts (``stats["suspect_units"]``: the
     rows of the misaligned units left out, see ``suspect_units``) and the term trace (what was
     decided per term and why, ``term_trace``; of the pass that wrote the rules; empty without
     ``trace``). ``cache`` holds the tokens of units analysed before (by an earlier run on a
-    superset: ``cross_fit``)."""
+    superset: ``cross_fit``). ``told``: unit ids already told misaligned by a run on a superset
+    (a fold's, see ``cross_fit``): left out at once, in one pass, and not reported again."""
     cache = cache if cache is not None else TokenCache()
+    if told is not None:
+        keep = np.fromiter((u not in told for u in corpus.unit_ids), dtype=bool, count=len(corpus))
+        return _term_rules(corpus, params, cache, trace, np.flatnonzero(keep).astype(np.int64), [])
     log_memory("term pass one")
     terms = mine_terms(corpus, params, cache, trace=trace)
     log_memory("term pass one done")
     suspects = misaligned_units(corpus, terms.evidence, params.suspects.alpha) if params.suspects.alpha > 0 else []
-    kept = np.arange(len(corpus), dtype=np.int64)
-    if suspects:
-        kept = np.delete(kept, [s.index for s in suspects])
-        del terms  # the first pass's rules and evidence: not held through the second pass's peak
-        log_memory("term pass one freed")
-        return_freed_memory()
+    if not suspects:
+        return _term_rules(corpus, params, cache, trace, np.arange(len(corpus), dtype=np.int64), [], terms)
+    del terms  # the first pass's rules and evidence: not held through the second pass's peak
+    log_memory("term pass one freed")
+    return_freed_memory()
+    kept = np.delete(np.arange(len(corpus), dtype=np.int64), [s.index for s in suspects])
+    return _term_rules(corpus, params, cache, trace, kept, suspects)
+
+
+def _term_rules(corpus: Corpus, params: MiningParams, cache: TokenCache, trace: bool, kept: np.ndarray,
+                suspects: list[Suspect], terms: TermResult | None = None,
+                ) -> tuple[list[Mined], list[dict[str, Any]], dict[str, Any], pl.DataFrame]:
+    """``term_group``'s answer from the term pass over the ``kept`` units (``terms``, when it ran
+    on all of them already)."""
+    if terms is None:
         log_memory("term pass two")
-        terms = mine_terms(corpus.subset(kept), params, cache, trace=trace)
+        terms = mine_terms(corpus.subset(kept) if len(kept) < len(corpus) else corpus, params, cache, trace=trace)
         log_memory("term pass two done")
     mined = []
     for conv in terms.conventions:  # evidence back to indices of the whole corpus
@@ -183,23 +197,26 @@ def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAU
     holds each unit's tokens, lemmas and POS tags, which are the same whichever units surround it.
     What counts over units (alignment model, co-occurrence, hits, thresholds) is computed on the
     fold's complement only, so no held-out unit shapes the rules judged on it. A fold keeps its
-    rules only: no term trace is built for it."""
+    rules only: no term trace is built for it. A fold leaves out the units the full run told
+    misaligned and mines its terms in one pass (``term_group(told=…)``), instead of telling them
+    again from its own first pass: the full run had more evidence, and that second pass was a
+    third of the cross-fit's term mining."""
     if result.conventions:
         cache = cache if cache is not None else TokenCache()
         misaligned = {str(row["unit_id"]) for row in result.suspects}
         counts = heldout_counts(corpus, result.conventions,
-                                lambda part: _mine_all(part, params, cache, trace=False).conventions,
+                                lambda part: _mine_all(part, params, cache, trace=False, told=misaligned).conventions,
                                 excluded=misaligned)
         apply_heldout(result.conventions, counts, params)
         log_memory("held-out done")
 
 
 def _mine_all(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *,
-              trace: bool = True) -> MiningResult:
+              trace: bool = True, told: Collection[str] | None = None) -> MiningResult:
     stats: dict[str, Any] = {"units": len(corpus)}
     if not len(corpus):
         return MiningResult([], empty_evidence(), [], stats)
-    mined, conflicts, term_stats, term_trace = term_group(corpus, params, cache, trace=trace)
+    mined, conflicts, term_stats, term_trace = term_group(corpus, params, cache, trace=trace, told=told)
     corpus.release_folds()  # only the term rules count on the folded texts
     log_memory("terms done")
     pattern_mined, pattern_stats = proposer_group(corpus, PATTERN_FAMILIES, params)

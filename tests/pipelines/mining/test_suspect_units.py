@@ -99,3 +99,15 @@ def test_the_set_lists_its_suspect_units(tiny_units: pl.DataFrame, tmp_path: Pat
     manifest = json.loads((written.path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["suspect_units"] == table.height == len(result.suspects)
     assert "suspect_units.parquet" in manifest["files"]
+
+
+def test_a_fold_leaves_out_the_units_the_full_run_told_without_telling_them_again(tiny: Corpus) -> None:
+    """``term_group(told=…)`` (the cross-fit's folds): one pass without those units, no suspects reported."""
+    from housestyle.pipelines.mining.mine import term_group
+    from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+
+    told = set(tiny.unit_ids[:3])
+    mined, _conflicts, stats, _trace = term_group(tiny, DEFAULT_PARAMS, trace=False, told=told)
+    assert stats["suspect_units"] == []
+    left_out = {tiny.unit_ids.index(u) for u in told}
+    assert mined and not any(set(m.evidence.tolist()) & left_out or set(m.counter.tolist()) & left_out for m in mined)
