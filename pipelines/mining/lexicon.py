@@ -50,8 +50,10 @@ def _table(lang: str) -> dict[bytes, bytes] | None:
 
 def _folded(table: dict[bytes, bytes]) -> dict[bytes, bytes]:
     out: dict[bytes, bytes] = {}
-    for form, lemma in sorted(table.items(), key=lambda kv: kv[0].islower() is False):
-        out.setdefault(form.decode().casefold().encode(), lemma.decode().casefold().encode())
+    for lower_first in (True, False):  # two passes, not a sort: no second copy of a million pairs
+        for form, lemma in table.items():
+            if (form.lower() == form) is lower_first:
+                out.setdefault(form.decode().casefold().encode(), lemma.decode().casefold().encode())
     return out
 
 
