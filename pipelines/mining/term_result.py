@@ -21,3 +21,4 @@ class TermResult:
     stats: dict[str, int] = field(default_factory=dict)
     trace: dict[str, Decision] = field(default_factory=dict)  # term -> what was decided (term_trace)
     trace_frame: pl.DataFrame | None = None  # term_trace.TRACE_SCHEMA rows, built once mining is done
+    forms: dict[str, list[str]] = field(default_factory=dict)  # convention_id -> the forms its entry was built from

@@ -234,6 +234,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         conv.extra["boundary_repair"] = repair
     result.conventions.append(conv)
     result.evidence[conv.convention_id] = (evidence, counter)
+    result.forms[conv.convention_id] = forms  # precedence reads them instead of parsing the regex
     stats["rules"] += 1
     trace.decision, trace.convention_id = "rule", conv.convention_id
     trace.figures = (f"support {chosen.support}, coverage {chosen.coverage:.2f}, dice {chosen.dice:.2f}"
