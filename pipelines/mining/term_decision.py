@@ -129,7 +129,7 @@ def _rendering_belongs_to_other_term(c: TermCase) -> str | None:  # competitive 
     p, ch = c.params, c.chosen
     if ch.support > p.terms.reverse_max_support:
         return None
-    rival = _rival_dice(c.term, ch.key, dict(c.best_dice), p)
+    rival = _rival_dice(c.term, ch.key, c.best_dice, p)  # no copy: the mapping holds every rendering key
     if ch.dice < p.terms.reverse_ratio * rival:
         return f"dice {ch.dice:.2f} < terms.reverse_ratio {p.terms.reverse_ratio} × {rival:.2f} of another term with the rendering '{ch.key}'"
     return None

@@ -113,5 +113,5 @@ def stem(term: str, params: MiningParams = DEFAULT_PARAMS) -> str:
     return term
 
 
-def _rival_dice(term: str, key: str, best_dice: dict[str, list[tuple[float, str]]], params: MiningParams) -> float:
+def _rival_dice(term: str, key: str, best_dice: Mapping[str, list[tuple[float, str]]], params: MiningParams) -> float:
     return max((d for d, t in best_dice.get(key, []) if stem(t, params) != stem(term, params)), default=0.0)
