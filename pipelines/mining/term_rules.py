@@ -11,6 +11,7 @@ over-long trimming and the grouping of derived words and spelling variants live 
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -116,8 +117,8 @@ def mine_terms(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     result.stats = dict(result.stats)
     del key_hits, choices_of, sense_choices, rivals, best_dice, rendered_by  # not held while the trace is built
     if trace:
-        result.trace_frame = trace_frame(cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
-                                         corpus.src_lang, corpus.tgt_lang)
+        result.build_trace = partial(trace_frame, cands, keys_of, indices, src_hits, result.trace, corpus.unit_ids,
+                                     corpus.src_lang, corpus.tgt_lang)
     result.trace = {}
     return result
 
