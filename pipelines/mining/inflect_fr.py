@@ -91,7 +91,11 @@ def one_word_forms(form: str, lemma: str, pos: str) -> set[str]:
     if pos == "NOUN":
         return {lemma} | plural(lemma) if form in {lemma} | plural(lemma) else {form}
     if pos == "ADJ" and (form.startswith(lemma) or not participle_bases(form)):
-        return adjective_forms(lemma) | {form}
+        paradigm = adjective_forms(lemma)
+        if form not in paradigm:  # a lemma the form is no agreement of (the small model gives
+            # cardiovasculaires the lemma "cardiovasculairer"): the form's own number, its gender kept
+            return {form} | {f for s in singular_of(form, lemma) for f in {s} | plural(s)}
+        return paradigm | {form}
     if pos in ("ADJ", "VERB", "AUX"):  # a participle (tagged ADJ, its lemma the infinitive: limitées)
         return {form}.union(*(adjective_forms(b) for b in participle_bases(form)))
     return {form}
