@@ -68,3 +68,16 @@ def test_the_miner_counts_compound_parts_as_the_regex_matches(forms: list[str], 
     counted = bool(word_hits(forms, [text], mode="count", compound=True)[0])
     assert counted == _matches(forms, text)
     assert not word_hits(["methode"], ["klassenmethode"], mode="count")[0]  # plain counting: a word only
+
+
+def test_the_engine_agrees_with_the_reference_checker_on_compounds() -> None:
+    from housestyle.pipelines.scoring.engine import score_systems
+
+    entry, is_regex = alternatives(["methode", "methoden"], tgt_lang="de")
+    conv = Convention(dimension="term:method", rule="term", src="method", expected_terms=[entry], regex=is_regex,
+                      match_mode="typographic", tgt_lang="de")
+    outputs = {"s1": "Klassenmethode", "s2": "Klassenfunktion", "s3": "Methoden-Liste", "s4": "Ersatzmethodenliste"}
+    result = score_systems([conv], {s: "class method" for s in outputs}, {"mt": outputs})
+    (row,) = result.dimension_scores.iter_rows(named=True)
+    expected = sum(bool(check_item(conv, "class method", text).full_pass) for text in outputs.values())  # type: ignore[union-attr]
+    assert (row["scored"], row["passed"]) == (4, expected) == (4, 2)
