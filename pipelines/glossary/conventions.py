@@ -4,7 +4,8 @@ One ``term`` convention per source term of a concept: the preferred and admitted
 ONE expected entry (any of them passes), each deprecated / forbidden term a wrong variant; a concept
 with only forbidden target terms becomes a ``forbidden`` convention. Forms come from the miner's own
 lexicon (``mining.tokens`` lemmas and POS, ``mining.paradigm.generated_forms``: French and Russian
-number / gender forms), bounded like the miner's rules (``matching.plain_regex``, as ``mining.inflection.alternatives``), so a
+number / gender forms, German case / number forms), bounded like the miner's rules (compound parts
+included in a compounding target language) (``matching.plain_regex``, as ``mining.inflection.alternatives``), so a
 glossary rule and a mined rule of the same term read the same. Two concepts of one source term
 (homonyms) join as alternatives of one rule, reported as merged.
 """
@@ -16,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from housestyle.pipelines.conventions.compound_parts import compound_regex, compounding
 from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.rules.validate import validate_convention
@@ -60,13 +62,17 @@ def term_forms(term: str, analysis: tuple[str, str], lang: str, source: str) -> 
 
 
 def _entries(groups: Iterable[list[str]], lang: str, regex: bool) -> list[str]:
+    """Each group of forms as one entry; in a language that writes compounds, a regex that also
+    matches them as compound parts (``compound_parts``), as the miner writes its German rules."""
+    if compounding(lang):
+        return [compound_regex(g, MODE) for g in groups]
     no_space = no_space_target(lang)
     return [plain_regex(g, MODE, no_space_neighbours=no_space) if regex else g[0] for g in groups]
 
 
 def _convention(concept: Concept, source: str, expected: list[str], wrong: list[list[str]],
                 terms: dict[str, list[str]]) -> Convention:
-    regex = len(expected) > 1 or any(len(g) > 1 for g in wrong)
+    regex = compounding(concept.tgt_lang) or len(expected) > 1 or any(len(g) > 1 for g in wrong)
     rule = "term" if expected else "forbidden"
     note = f"glossary {concept.where.split(':')[0]} entry {concept.concept_id}" + (
         f": {concept.note[:NOTE_CHARS]}" if concept.note else "")

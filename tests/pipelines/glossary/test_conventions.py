@@ -47,6 +47,17 @@ def test_homonyms_join_and_forbidden_only_is_a_forbidden_rule() -> None:
     assert _present(mail.expected_terms, mail, "un courrier") and _present(mail.expected_terms, mail, "un courriel")
 
 
+
+def test_a_german_glossary_term_takes_its_case_forms_and_stands_in_compounds() -> None:
+    """As the miner's German rules (issue 25): lexicon forms, compound parts, for preferred and deprecated terms."""
+    done = to_conventions([Concept("c1", "g.tbx:3", "en", "de", ["comment"], ["Kommentar"], wrong=["Anmerkung"])])
+    (conv,) = done.conventions
+    assert conv.regex
+    for text in ("Neue Kommentare", "bei neuen Kommentaren", "das Kommentarfeld", "Blog-Kommentar"):
+        assert _present(conv.expected_terms, conv, text), text
+    assert not _present(conv.expected_terms, conv, "Ein Text")
+    assert _present(conv.wrong_variants, conv, "Anmerkungen hinzufügen")
+
 def _mined(src: str, forms: list[str]) -> Convention:
     return Convention(dimension=f"term:{src}", rule="term", src=src, expected_terms=forms, match_mode="typographic",
                       src_lang="en", tgt_lang="fr", origin="mined", support=5)
