@@ -5,8 +5,8 @@ For each bench case (``tests.bench.bench_heldout.cases``; the fomo probe is skip
 it) mine the case's mined half with ``housestyle mine`` (its cross-fit inside that half gives each rule
 ``heldout_items``/``heldout_passed``), then score EVERY term rule, whatever its status, on the other
 half's approved targets. ``DIR/<case>.parquet``: one row per term rule with support, consistency, its
-words, the cross-fit counts, its status, ``b_items``/``b_passed`` (the other half) and whether it
-recalls an attested gold pair. A bar is then a function of the first columns, judged on the b_ ones.
+words, the cross-fit counts, its status, ``b_items``/``b_passed`` (the other half) and the attested
+gold pairs it recalls (``term_gold_recall``). A bar is then a function of the first columns, judged on the b_ ones.
 """
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ from pathlib import Path
 import polars as pl
 
 from housestyle.pipelines.conventions.folding import fold_text
-from housestyle.pipelines.conventions.matching import find_plain
 from housestyle.pipelines.ingest import ingest_files
 from housestyle.pipelines.mining.corpus import corpus_from_units
 from housestyle.pipelines.rules.io import load_conventions
 from housestyle.pipelines.scoring.engine import score_systems
 from tests.bench.bench_heldout import Case, _slug, cases, mine, seeded_halves
 from tests.conftest import find_shared_data
-from tests.eval.term_gold_recall import csv_pairs, tbx_pairs
+from tests.eval.term_gold_recall import attested_pairs, csv_pairs, recalls, tbx_pairs
 
 
-def rule_table(case: Case, work: Path) -> pl.DataFrame:
+def rule_table(case: Case, work: Path) -> tuple[pl.DataFrame, list[str]]:
     ingest_files(case.files, client="bench", out_dir=work)
     units = pl.read_parquet(work / "tm_units.parquet")
     splits = case.splits or seeded_halves(sorted(units["unit_id"].to_list()))
@@ -44,7 +43,8 @@ def rule_table(case: Case, work: Path) -> pl.DataFrame:
     ids = list(held.unit_ids)
     scores = score_systems(terms, dict(zip(ids, held.sources)), {"approved": dict(zip(ids, held.targets))}).scores
     b = {r["convention_id"]: (int(r["scored"]), int(r["passed"])) for r in scores.iter_rows(named=True)}
-    gold = _gold_srcs(case)
+    mined = units.filter(pl.col("unit_id").is_in(splits[case.mine_split]) & pl.col("target").is_not_null()).unique("unit_id")
+    attested = _attested(case, mined["source"].to_list(), mined["target"].to_list())
     rows = []
     statuses = {c.convention_id: c.status for c in load_conventions(set_dir, regex_guard=False, validate=False)}
     for conv in terms:
@@ -55,20 +55,16 @@ def rule_table(case: Case, work: Path) -> pl.DataFrame:
                      "consistency": conv.consistency, "heldout_items": conv.heldout_items,
                      "heldout_passed": conv.heldout_passed, "status": statuses[conv.convention_id],
                      "b_items": items, "b_passed": passed,
-                     "gold": any(find_plain(fold_text(g, "typographic"), fold_text(e, "typographic"), first_only=True)
-                                 for g in gold.get(src, []) for e in conv.expected_terms[:1] if not conv.regex)
-                     or (conv.regex and src in gold)})
-    return pl.DataFrame(rows)
+                     "recalls": [f"{a}->{g}" for a, g in attested if conv.expected_terms
+                                 and recalls((a, g), conv.src or "", conv.expected_terms[0], conv.regex)]})
+    return pl.DataFrame(rows, schema_overrides={"recalls": pl.List(pl.Utf8)}), [f"{a}->{g}" for a, g in attested]
 
 
-def _gold_srcs(case: Case) -> dict[str, list[str]]:
+def _attested(case: Case, sources: list[str], targets: list[str]) -> list[tuple[str, str]]:
     if case.gold is None:
-        return {}
+        return []
     pairs = csv_pairs(case.gold) if case.gold.suffix == ".csv" else tbx_pairs(case.gold)
-    out: dict[str, list[str]] = {}
-    for a, b in pairs:
-        out.setdefault(fold_text(a, "typographic"), []).append(b)
-    return out
+    return attested_pairs(pairs, sources, targets)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -85,8 +81,9 @@ def main(argv: list[str] | None = None) -> None:
         if "probe" in case.name or (wanted and not any(w in case.name for w in wanted)):
             continue
         with tempfile.TemporaryDirectory(prefix="bar-rules-") as work:
-            table = rule_table(case, Path(work))
+            table, attested = rule_table(case, Path(work))
         table.write_parquet(args.out / f"{_slug(case.name)}.parquet")
+        (args.out / f"{_slug(case.name)}.attested.json").write_text(json.dumps(attested, ensure_ascii=False))
         print(case.name, table.height, flush=True)
 
 
