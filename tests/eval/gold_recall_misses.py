@@ -28,7 +28,7 @@ from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventions.statuses import SCORED_STATUSES
 from housestyle.pipelines.ingest import ingest_files
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, read_units_for_mining
-from housestyle.pipelines.mining.heldout import FOLDS, apply_heldout, fold_scores, rule_key
+from housestyle.pipelines.mining.heldout import FOLDS, apply_heldout, fold_of, fold_scores, rule_key
 from housestyle.pipelines.mining.merge import MiningResult
 from housestyle.pipelines.mining.mine import mine_corpus
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS
@@ -44,9 +44,12 @@ def _units_with(texts: list[str], term: str) -> list[int]:
 
 
 def _trace_row(result: MiningResult, src: str) -> dict[str, Any] | None:
-    rows = result.term_trace.filter(pl.col("src") == fold_text(src, "typographic").lower())
+    trace = result.term_trace if result.term_trace is not None else pl.DataFrame()
+    if not trace.height:
+        return None
+    rows = trace.filter(pl.col("src") == fold_text(src, "typographic").lower())
     if not rows.height:
-        rows = result.term_trace.filter(pl.col("src") == src.lower())
+        rows = trace.filter(pl.col("src") == src.lower())
     if not rows.height:
         return None
     row = rows.row(0, named=True)
@@ -82,14 +85,12 @@ def diagnose(case: Case, work: Path) -> list[dict[str, Any]]:
         return result.conventions
 
     folds = list(fold_scores(corpus, full.conventions, mine, FOLDS, misaligned))
-    totals: dict[tuple[str, str, str], list[int]] = {}
+    totals: dict[tuple[str, str, str], tuple[int, int]] = {}
     for score in folds:
         for key, (items, passed) in score.counts.items():
-            totals.setdefault(key, [0, 0])
-            totals[key][0] += items
-            totals[key][1] += passed
-    apply_heldout(full.conventions, {c.convention_id: tuple(totals.get(rule_key(c), (0, 0))) for c in full.conventions},
-                  params)  # type: ignore[misc]
+            before = totals.get(key, (0, 0))
+            totals[key] = (before[0] + items, before[1] + passed)
+    apply_heldout(full.conventions, {c.convention_id: totals.get(rule_key(c), (0, 0)) for c in full.conventions}, params)
     assert case.gold is not None
     pairs = csv_pairs(case.gold) if case.gold.suffix == ".csv" else tbx_pairs(case.gold)
     frame = pl.DataFrame([{"src": c.src or "", "expected_terms": c.expected_terms, "regex": c.regex} for c in terms
@@ -112,7 +113,7 @@ def diagnose(case: Case, work: Path) -> list[dict[str, Any]]:
         for score in folds:
             held = set(score.held.tolist())
             fold_rule = [c for c in fold_results[score.fold].conventions if rule_key(c) in keys]
-            f: dict[str, Any] = {"fold": score.fold, "train_units": len(all_units - held - _fold_units(corpus, score.fold)),
+            f: dict[str, Any] = {"fold": score.fold, "train_units": len(all_units - _fold_units(corpus, score.fold)),
                                  "judging_units": len(all_units & held), "refound": bool(keys & score.refound)}
             if fold_rule:
                 f["rendering"] = fold_rule[0].expected_terms[:4]
@@ -127,7 +128,6 @@ def diagnose(case: Case, work: Path) -> list[dict[str, Any]]:
 
 
 def _fold_units(corpus: Corpus, fold: int) -> set[int]:
-    from housestyle.pipelines.mining.heldout import fold_of
     return {i for i, u in enumerate(corpus.unit_ids) if fold_of(u) == fold}
 
 
