@@ -51,21 +51,6 @@ def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
     assert table["term"]["rules"] == 2 and table["term"]["heldout_items"] == 22 and table["term"]["suggested"] >= 1
 
 
-def test_a_fold_that_spells_the_term_otherwise_re_finds_the_same_rule() -> None:
-    """A term rule's ``src`` is the spelling its units write most often: a fold whose units start a
-    sentence with it ("Mechanical ventilation") re-finds the full run's rule, not another one."""
-    pairs = [(f"Mechanical ventilation helps {i}", f"La ventilation mécanique aide {i}") for i in range(6)]
-    corpus = corpus_of(pairs)
-    full = term("mechanical ventilation", "ventilation mécanique")
-    capitalised = term("mechanical ventilation", "ventilation mécanique")
-    capitalised.src = "Mechanical ventilation"
-    assert rule_key(full) == rule_key(capitalised)
-    counts = heldout_counts(corpus, [full], lambda part: [capitalised])
-    assert counts[full.convention_id] == (6, 6)
-    other = Convention(dimension="copy:x", rule="source_copy", src="[A-Z]+", src_regex=True, match_mode="exact")
-    assert rule_key(other)[2] == "[A-Z]+"  # only a term's trigger is folded (a regex is not)
-
-
 def test_misaligned_units_judge_no_rule() -> None:
     """The two "butineur" units, told misaligned, are left out of the held-out judging (never of the
     mining side: the miner tells them again itself)."""
