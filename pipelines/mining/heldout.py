@@ -61,8 +61,8 @@ def rule_key(conv: Convention) -> Key:
 @dataclass(frozen=True, slots=True)
 class FoldScore:
     """One fold of the cross-fit: which full-run rules its complement re-found (``refound``) and their
-    (items, passed) on the fold's judging units (``counts``; a re-found rule the fold never triggers
-    has no entry)."""
+    (items, passed) on the fold's judging units (``counts``, (0, 0) for a re-found rule the fold never
+    triggers). A rule not re-found has no entry: not judged by this fold, which is not a failure."""
 
     fold: int
     held: np.ndarray  # indices of the fold's judging units (misaligned ones left out)
