@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,24 +58,48 @@ def rule_key(conv: Convention) -> Key:
     return conv.rule, conv.dimension, conv.src or ""
 
 
-def heldout_counts(corpus: Corpus, conventions: Sequence[Convention],
-                   mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS,
-                   excluded: Collection[str] = ()) -> dict[str, tuple[int, int]]:
-    """convention_id -> (heldout_items, heldout_passed) for every convention of ``conventions``:
-    ``mine`` runs on each fold's complement and its rules are scored on the fold's approved targets,
-    but for the ``excluded`` units (misaligned: they still count in the complement, where the miner
-    tells them again itself)."""
+@dataclass(frozen=True, slots=True)
+class FoldScore:
+    """One fold of the cross-fit: which full-run rules its complement re-found (``refound``) and their
+    (items, passed) on the fold's judging units (``counts``, (0, 0) for a re-found rule the fold never
+    triggers). A rule not re-found has no entry: not judged by this fold, which is not a failure."""
+
+    fold: int
+    held: np.ndarray  # indices of the fold's judging units (misaligned ones left out)
+    refound: frozenset[Key]
+    counts: dict[Key, tuple[int, int]]
+
+
+def fold_scores(corpus: Corpus, conventions: Sequence[Convention],
+                mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS,
+                excluded: Collection[str] = ()) -> Iterator[FoldScore]:
+    """Each fold's ``FoldScore``: ``mine`` runs on the fold's complement and the rules it finds with
+    a key of ``conventions`` are scored on the fold's approved targets, but for the ``excluded``
+    units (misaligned: they still count in the complement, where the miner tells them itself)."""
     wanted = {rule_key(c) for c in conventions}
     fold_ids = np.fromiter((fold_of(u, folds) for u in corpus.unit_ids), dtype=np.int64, count=len(corpus))
     judges = np.fromiter((u not in excluded for u in corpus.unit_ids), dtype=bool, count=len(corpus))
-    totals: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
     for fold in range(folds):
         held, train = np.flatnonzero((fold_ids == fold) & judges), np.flatnonzero(fold_ids != fold)
         if not len(held) or not len(train):
             continue
         rules = [c for c in mine(corpus.subset(train)) if rule_key(c) in wanted]
         log_memory(f"held-out fold {fold} mined")
+        counts: dict[Key, tuple[int, int]] = {}
         for key, items, passed in _score(rules, corpus.subset(held)):
+            before = counts.get(key, (0, 0))
+            counts[key] = (before[0] + items, before[1] + passed)
+        yield FoldScore(fold, held, frozenset(rule_key(c) for c in rules), counts)
+
+
+def heldout_counts(corpus: Corpus, conventions: Sequence[Convention],
+                   mine: Callable[[Corpus], Iterable[Convention]], folds: int = FOLDS,
+                   excluded: Collection[str] = ()) -> dict[str, tuple[int, int]]:
+    """convention_id -> (heldout_items, heldout_passed) for every convention of ``conventions``,
+    summed over the folds (``fold_scores``)."""
+    totals: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
+    for score in fold_scores(corpus, conventions, mine, folds, excluded):
+        for key, (items, passed) in score.counts.items():
             totals[key][0] += items
             totals[key][1] += passed
     out: dict[str, tuple[int, int]] = {}

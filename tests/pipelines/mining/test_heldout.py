@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.heldout import (
-    FOLDS, apply_heldout, bar_of, fold_of, heldout_counts, heldout_table, rule_key,
+    FOLDS, apply_heldout, bar_of, fold_of, fold_scores, heldout_counts, heldout_table, rule_key,
 )
 from housestyle.pipelines.mining.mine import cross_fit, mine_corpus, term_group
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS
@@ -49,6 +49,29 @@ def test_counts_are_the_held_out_folds_approved_targets_scored() -> None:
     assert (rules[1].heldout_items, rules[1].heldout_passed) == (0, 0)
     table = heldout_table(rules)
     assert table["term"]["rules"] == 2 and table["term"]["heldout_items"] == 22 and table["term"]["suggested"] >= 1
+
+
+def test_fold_scores_tell_a_rule_not_re_found_from_one_that_failed() -> None:
+    """Per fold: the rules its complement re-found and their counts on the fold. A rule the complement
+    does not re-find has no count there (not judged), which is not a failed item; ``heldout_counts``
+    is their sum."""
+    pairs = [(f"Open the browser {i}", f"Ouvrez le navigateur {i}") for i in range(12)]
+    corpus = corpus_of(pairs + [("A new tab", "Un nouvel onglet")])
+    rules = [term("browser", "navigateur"), term("tab", "onglet")]
+
+    def mine(part: Corpus) -> Iterable[Convention]:
+        return [r for r in rules if any(str(r.src) in s.lower() for s in part.sources)]
+
+    scores = list(fold_scores(corpus, rules, mine))
+    assert [s.fold for s in scores] == list(range(FOLDS))
+    tab = rule_key(rules[1])
+    tab_fold = fold_of(corpus.unit_ids[12])
+    assert tab not in scores[tab_fold].refound and tab not in scores[tab_fold].counts  # not judged where it is
+    other = next(s for s in scores if s.fold != tab_fold)  # its one unit is on the mining side:
+    assert tab in other.refound and other.counts[tab] == (0, 0)  # re-found, nothing to judge
+    browser = rule_key(rules[0])
+    assert sum(s.counts[browser][0] for s in scores) == 12 == sum(len(s.held) for s in scores) - 1
+    assert heldout_counts(corpus, rules, mine)[rules[0].convention_id] == (12, 12)
 
 
 def test_misaligned_units_judge_no_rule() -> None:
