@@ -36,6 +36,7 @@ import numpy as np
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus, log_memory
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, HeldoutBar, MiningParams
+from housestyle.pipelines.mining.tokens import fold_count
 from housestyle.pipelines.scoring.engine import score_systems
 
 FOLDS = 2  # two halves: each re-mining sees half the TM, as the issue's split measurement did
@@ -54,8 +55,13 @@ def fold_of(unit_id: str, folds: int = FOLDS) -> int:
 
 def rule_key(conv: Convention) -> Key:
     """Which rules of two runs are the same rule: its kind, dimension and trigger (the rendering a
-    half finds may differ by a form from the full run's, and is still that rule)."""
-    return conv.rule, conv.dimension, conv.src or ""
+    half finds may differ by a form from the full run's, and is still that rule). A term's trigger
+    is compared folded (``fold_count``, as the miner keys terms): its ``src`` is the spelling the
+    units at hand write most often, so a fold whose few units start a sentence with the term
+    ("School closures") re-finds the full run's "school closures", not another rule
+    (issue 25, tests/eval/gold_recall_misses.md)."""
+    src = conv.src or ""
+    return conv.rule, conv.dimension, fold_count(src) if conv.rule == "term" else src
 
 
 @dataclass(frozen=True, slots=True)

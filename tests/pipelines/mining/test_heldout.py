@@ -74,6 +74,21 @@ def test_fold_scores_tell_a_rule_not_re_found_from_one_that_failed() -> None:
     assert heldout_counts(corpus, rules, mine)[rules[0].convention_id] == (12, 12)
 
 
+def test_a_fold_that_spells_the_term_otherwise_re_finds_the_same_rule() -> None:
+    """A term rule's ``src`` is the spelling its units write most often: a fold whose units start a
+    sentence with it ("School closures") re-finds the full run's rule, not another one."""
+    pairs = [(f"School closures help {i}", f"Les fermetures d'écoles aident {i}") for i in range(6)]
+    corpus = corpus_of(pairs)
+    full = term("school closures", "fermetures d'écoles")
+    capitalised = term("school closures", "fermetures d'écoles")
+    capitalised.src = "School closures"
+    assert rule_key(full) == rule_key(capitalised)
+    counts = heldout_counts(corpus, [full], lambda part: [capitalised])
+    assert counts[full.convention_id] == (6, 6)
+    other = Convention(dimension="copy:x", rule="source_copy", src="[A-Z]+", src_regex=True, match_mode="exact")
+    assert rule_key(other)[2] == "[A-Z]+"  # only a term's trigger is folded (a regex is not)
+
+
 def test_misaligned_units_judge_no_rule() -> None:
     """The two "butineur" units, told misaligned, are left out of the held-out judging (never of the
     mining side: the miner tells them again itself)."""
