@@ -14,6 +14,7 @@ from housestyle.pipelines.scoring.engine import score_systems
     "Hello {user}", "Hello { $user }", "Hello {user, select, other}", "Hello %(user)s", "Hello %1$s / %1",
     "Hello <user>", "Hello ⟨g1⟩", "Hello {{ user }}", "Hello {% user %}", "Hello ${user}", "Hello https://x.org/user",
     "Hello {user, plural, one", "Hello %(user)r", "Hello %(user)a", "Hello label_user_name", "Hello user_add",
+    "Hello plone.user", "Hello user.portlets.",
 ])
 def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
     masked = mask_code(text)
@@ -21,7 +22,7 @@ def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["50 % des utilisateurs", "user", "100 %ruser", "user %r", "a < b and c > d", "{# user}",
-                                  "user-_x", "_user_", "user_"])
+                                  "user-_x", "_user_", "user_", "user.Next", "Hello user. Next"])
 def test_text_stays(text: str) -> None:
     assert "user" not in text or "user" in mask_code(text)
     assert mask_code(text).strip() or not text.strip()
