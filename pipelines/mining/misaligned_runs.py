@@ -1,0 +1,107 @@
+"""Misaligned units come in runs: a unit whose TM neighbours are misaligned needs less evidence of
+its own to be told misaligned (``suspect_units`` tells units one by one).
+
+Why: a TM exported from aligned documents goes wrong by an offset, so the rows after a misaligned
+row are misaligned too (TICO-19 en→fr: most of one PubMed document). The per-unit test misses the
+units of such a run that trigger only a rule or two: of 33 unflagged units sitting between two
+flagged ones in TM order, 12 of 12 read were misaligned.
+
+How, in Bayes' terms with no new threshold:
+- **Neighbours** are the previous and next unit of the same TM file by position (tm_units'
+  ``source_file`` / ``unit_ordinal``, ``Corpus.tm_order``), among the units being mined. Never the
+  corpus order (sorted by id) or the id's text: a TM whose file order was shuffled has no runs.
+- **Prior.** How much a flagged neighbour raises a unit's odds of being flagged is measured on the
+  TM itself: the odds that a unit with k = 1 or 2 flagged neighbours is flagged, over the odds for
+  a unit with none (each rate shrunk towards the overall flagged rate with ``PRIOR_UNITS``
+  pseudo-units, so a few flags prove nothing). Where flags are scattered (a shuffled TM, the
+  swapped-targets test, a product catalogue's odd units) the ratio is about 1 and nothing changes.
+- **Own evidence.** A p-value is turned into the largest Bayes factor against "aligned" it can
+  stand for, 1 / (−e·p·ln p) (Sellke, Bayarri & Berger 2001), which is 1 — no evidence at all —
+  for p ≥ 1/e. The per-unit test flags at p < alpha, i.e. at a Bayes factor of B(alpha) (7.99 at
+  alpha .01) under the base prior. A unit with flagged neighbours is flagged when odds ratio ×
+  B(p) ≥ B(alpha): the same posterior bar as the per-unit test, reached with the neighbours' prior.
+- So a unit is never flagged by its run alone: it must fail some trial and have p < 1/e (own
+  evidence, however weak), and a unit whose target keeps a rare anchor of its source is aligned
+  whatever its neighbours (``anchors.kept_rare_anchor``). Units with no trial at all or failing
+  none (p = 1) are never flagged: their target contradicts nothing, and they judge no term rule
+  in scope anyway. Run flags do not chain: only units flagged by their own test count as flagged
+  neighbours, so a run grows by at most one unit on each side of a told unit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from housestyle.pipelines.mining.suspect_units import Suspect
+
+PRIOR_UNITS = 2.0  # pseudo-units at the overall flagged rate: anchors.PRIOR_UNITS's rule of succession
+NO_EVIDENCE = 1 / math.e  # a p-value at or above this is no evidence against "aligned" (B = 1)
+
+
+def max_bayes_factor(p_value: float) -> float:
+    """The largest Bayes factor against the null a p-value can stand for, 1 / (−e·p·ln p)
+    for p < 1/e, else 1 (Sellke, Bayarri & Berger 2001)."""
+    if p_value <= 0.0:
+        return math.inf
+    if p_value >= NO_EVIDENCE:
+        return 1.0
+    return 1.0 / (-math.e * p_value * math.log(p_value))
+
+
+def tm_neighbours(tm_order: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(n, 2) unit indices of each unit's previous and next unit in its TM file's order, -1 at a
+    file's edge. Units of the same file and position (a duplicate row) are ordered by index."""
+    files, ordinals = tm_order
+    n = len(files)
+    out = np.full((n, 2), -1, dtype=np.int64)
+    if n < 2:
+        return out
+    order = np.lexsort((np.arange(n), ordinals, files))
+    same_file = files[order[1:]] == files[order[:-1]]
+    out[order[1:][same_file], 0] = order[:-1][same_file]
+    out[order[:-1][same_file], 1] = order[1:][same_file]
+    return out
+
+
+def flagged_neighbours(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """How many of each unit's two neighbours (0, 1 or 2) are flagged."""
+    padded = np.r_[flagged, False]  # index -1 (no neighbour) reads the padding
+    return padded[neighbours].sum(axis=1)
+
+
+def neighbour_odds_ratios(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """[1, r1, r2]: the odds that a unit with k flagged neighbours is flagged itself, over the odds
+    for a unit with none, each rate shrunk towards the overall flagged rate."""
+    if not flagged.size:
+        return np.ones(3)
+    k = flagged_neighbours(flagged, neighbours)
+    base = float(flagged.mean())
+    odds = []
+    for count in range(3):
+        group = k == count
+        rate = (float(flagged[group].sum()) + PRIOR_UNITS * base) / (float(group.sum()) + PRIOR_UNITS)
+        odds.append(rate / (1.0 - rate) if rate < 1.0 else math.inf)
+    if odds[0] == 0.0:
+        return np.ones(3)
+    return np.array([1.0, odds[1] / odds[0], odds[2] / odds[0]])
+
+
+def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple[np.ndarray, np.ndarray] | None,
+                alpha: float, aligned: Collection[int] = frozenset()) -> list[Suspect]:
+    """The units of ``tests`` (``suspect_units.unit_tests``) not already ``told`` misaligned whose
+    own evidence, weighted by their flagged TM neighbours' prior, clears the per-unit test's bar
+    (module docstring). ``aligned`` units are never flagged. Without a TM order: none."""
+    if tm_order is None or not told or alpha <= 0.0:
+        return []
+    neighbours = tm_neighbours(tm_order)
+    flagged = np.zeros(len(tm_order[0]), dtype=bool)
+    flagged[list(told)] = True
+    ratios = neighbour_odds_ratios(flagged, neighbours)
+    k = flagged_neighbours(flagged, neighbours)
+    bar = max_bayes_factor(alpha)
+    return [t for t in tests
+            if t.index not in told and t.index not in aligned and k[t.index]
+            and t.p_value < NO_EVIDENCE and ratios[k[t.index]] * max_bayes_factor(t.p_value) >= bar]
