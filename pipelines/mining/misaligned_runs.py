@@ -11,10 +11,13 @@ How, in Bayes' terms with no new threshold:
   ``source_file`` / ``unit_ordinal``, ``Corpus.tm_order``), among the units being mined. Never the
   corpus order (sorted by id) or the id's text: a TM whose file order was shuffled has no runs.
 - **Prior.** How much a flagged neighbour raises a unit's odds of being flagged is measured on the
-  TM itself: the odds that a unit with k = 1 or 2 flagged neighbours is flagged, over the odds for
-  a unit with none (each rate shrunk towards the overall flagged rate with ``PRIOR_UNITS``
-  pseudo-units, so a few flags prove nothing). Where flags are scattered (a shuffled TM, the
-  swapped-targets test, a product catalogue's odd units) the ratio is about 1 and nothing changes.
+  TM itself, as a two-state Markov chain over each file's order: the chance that the unit after a
+  flagged one is flagged, and after an unflagged one (each shrunk towards the overall flagged rate
+  with ``PRIOR_UNITS`` pseudo-pairs, so a few flags prove nothing). A unit's prior odds given its
+  previous and next unit, over the overall odds, is the factor its neighbours bring. Where flags
+  are scattered (a shuffled TM, the swapped-targets test, a product catalogue's odd units) the
+  factor is about 1 and nothing changes. The units being judged count as unflagged in the chain,
+  which only lowers the factor.
 - **Own evidence.** A p-value is turned into the largest Bayes factor against "aligned" it can
   stand for, 1 / (−e·p·ln p) (Sellke, Bayarri & Berger 2001), which is 1 — no evidence at all —
   for p ≥ 1/e. The per-unit test flags at p < alpha, i.e. at a Bayes factor of B(alpha) (7.99 at
@@ -72,21 +75,36 @@ def flagged_neighbours(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarra
     return padded[neighbours].sum(axis=1)
 
 
-def neighbour_odds_ratios(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
-    """[1, r1, r2]: the odds that a unit with k flagged neighbours is flagged itself, over the odds
-    for a unit with none, each rate shrunk towards the overall flagged rate."""
-    if not flagged.size:
-        return np.ones(3)
-    k = flagged_neighbours(flagged, neighbours)
-    base = float(flagged.mean())
-    odds = []
-    for count in range(3):
-        group = k == count
-        rate = (float(flagged[group].sum()) + PRIOR_UNITS * base) / (float(group.sum()) + PRIOR_UNITS)
-        odds.append(rate / (1.0 - rate) if rate < 1.0 else math.inf)
-    if odds[0] == 0.0:
-        return np.ones(3)
-    return np.array([1.0, odds[1] / odds[0], odds[2] / odds[0]])
+def transitions(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """2×2 chance that the next unit of a file is flagged (column 1) or not (column 0), given this
+    unit is (row 1) or not (row 0), counted over the TM's consecutive pairs; each row shrunk
+    towards the overall flagged rate with ``PRIOR_UNITS`` pseudo-pairs."""
+    base = float(flagged.mean()) if flagged.size else 0.0
+    has_next = neighbours[:, 1] >= 0
+    here, there = flagged[has_next], flagged[neighbours[has_next, 1]]
+    out = np.empty((2, 2))
+    for state in (0, 1):
+        rows = here == bool(state)
+        rate = (float(there[rows].sum()) + PRIOR_UNITS * base) / (float(rows.sum()) + PRIOR_UNITS)
+        out[state] = (1.0 - rate, rate)
+    return out
+
+
+def prior_odds_ratios(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """Per unit: its odds of being flagged given its two neighbours' flags, as a Markov chain over
+    the file's order (``transitions``: P(unit | previous) · P(next | unit)), over the overall odds
+    (the prior the per-unit test's bar was set under). About 1 where flags are scattered."""
+    n = flagged.size
+    base = float(flagged.mean()) if n else 0.0
+    if not 0.0 < base < 1.0:
+        return np.ones(n)
+    step = transitions(flagged, neighbours)
+    prev, nxt = neighbours[:, 0], neighbours[:, 1]
+    padded = np.r_[flagged, False].astype(np.int64)
+    odds = np.full(n, base / (1.0 - base))  # no previous unit: the overall rate
+    odds = np.where(prev >= 0, step[padded[prev], 1] / step[padded[prev], 0], odds)
+    odds = odds * np.where(nxt >= 0, step[1, padded[nxt]] / step[0, padded[nxt]], 1.0)
+    return odds / (base / (1.0 - base))
 
 
 def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple[np.ndarray, np.ndarray] | None,
@@ -99,9 +117,9 @@ def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple
     neighbours = tm_neighbours(tm_order)
     flagged = np.zeros(len(tm_order[0]), dtype=bool)
     flagged[list(told)] = True
-    ratios = neighbour_odds_ratios(flagged, neighbours)
+    ratios = prior_odds_ratios(flagged, neighbours)
     k = flagged_neighbours(flagged, neighbours)
     bar = max_bayes_factor(alpha)
     return [t for t in tests
             if t.index not in told and t.index not in aligned and k[t.index]
-            and t.p_value < NO_EVIDENCE and ratios[k[t.index]] * max_bayes_factor(t.p_value) >= bar]
+            and t.p_value < NO_EVIDENCE and ratios[t.index] * max_bayes_factor(t.p_value) >= bar]
