@@ -16,8 +16,10 @@ How, in Bayes' terms with no new threshold:
   with ``PRIOR_UNITS`` pseudo-pairs, so a few flags prove nothing). A unit's prior odds given its
   previous and next unit, over the overall odds, is the factor its neighbours bring. Where flags
   are scattered (a shuffled TM, the swapped-targets test, a product catalogue's odd units) the
-  factor is about 1 and nothing changes. The units being judged count as unflagged in the chain,
-  which only lowers the factor.
+  factor is about 1. The units being judged count as unflagged in the chain, which only lowers the
+  factor. And the order is used at all only when the flags sit side by side more often than chance
+  would place them (``clustering_p_value`` < alpha, the per-unit test's own level): in a small TM
+  two flags may meet by chance, and a chain learnt from them would invent a run.
 - **Own evidence.** A p-value is turned into the largest Bayes factor against "aligned" it can
   stand for, 1 / (−e·p·ln p) (Sellke, Bayarri & Berger 2001), which is 1 — no evidence at all —
   for p ≥ 1/e. The per-unit test flags at p < alpha, i.e. at a Bayes factor of B(alpha) (7.99 at
@@ -38,7 +40,7 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
-from housestyle.pipelines.mining.suspect_units import Suspect
+from housestyle.pipelines.mining.suspect_units import Suspect, tail_probability
 
 PRIOR_UNITS = 2.0  # pseudo-units at the overall flagged rate: anchors.PRIOR_UNITS's rule of succession
 NO_EVIDENCE = 1 / math.e  # a p-value at or above this is no evidence against "aligned" (B = 1)
@@ -107,6 +109,20 @@ def prior_odds_ratios(flagged: np.ndarray, neighbours: np.ndarray) -> np.ndarray
     return odds / (base / (1.0 - base))
 
 
+def clustering_p_value(flagged: np.ndarray, neighbours: np.ndarray, files: np.ndarray) -> float:
+    """P(at least as many flagged units followed by a flagged unit as seen) were the flags placed at
+    random within each file: one trial per flagged unit with a next unit, of probability (flags of
+    its file − 1) / (units of its file − 1) (the Poisson-binomial tail, ``tail_probability``)."""
+    has_next = flagged & (neighbours[:, 1] >= 0)
+    if not has_next.any():
+        return 1.0
+    _, file_of, units = np.unique(files, return_inverse=True, return_counts=True)
+    flags = np.bincount(file_of, weights=flagged.astype(float), minlength=units.size)
+    chance = (flags[file_of[has_next]] - 1.0) / np.maximum(units[file_of[has_next]] - 1.0, 1.0)
+    pairs = int(flagged[neighbours[has_next, 1]].sum())
+    return tail_probability(chance.tolist(), pairs)
+
+
 def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple[np.ndarray, np.ndarray] | None,
                 alpha: float, aligned: Collection[int] = frozenset()) -> list[Suspect]:
     """The units of ``tests`` (``suspect_units.unit_tests``) not already ``told`` misaligned whose
@@ -117,6 +133,8 @@ def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple
     neighbours = tm_neighbours(tm_order)
     flagged = np.zeros(len(tm_order[0]), dtype=bool)
     flagged[list(told)] = True
+    if clustering_p_value(flagged, neighbours, tm_order[0]) >= alpha:
+        return []  # flags side by side no more often than chance: the order shows no run
     ratios = prior_odds_ratios(flagged, neighbours)
     k = flagged_neighbours(flagged, neighbours)
     bar = max_bayes_factor(alpha)
