@@ -40,9 +40,10 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
+from housestyle.pipelines.mining.anchors import PRIOR_UNITS  # the rule of succession's two pseudo-units
 from housestyle.pipelines.mining.suspect_units import Suspect, tail_probability
 
-PRIOR_UNITS = 2.0  # pseudo-units at the overall flagged rate: anchors.PRIOR_UNITS's rule of succession
+EXACT_TRIALS = 5_000  # the exact Poisson-binomial tail costs trials²: beyond this, its normal approximation
 NO_EVIDENCE = 1 / math.e  # a p-value at or above this is no evidence against "aligned" (B = 1)
 
 
@@ -120,7 +121,11 @@ def clustering_p_value(flagged: np.ndarray, neighbours: np.ndarray, files: np.nd
     flags = np.bincount(file_of, weights=flagged.astype(float), minlength=units.size)
     chance = (flags[file_of[has_next]] - 1.0) / np.maximum(units[file_of[has_next]] - 1.0, 1.0)
     pairs = int(flagged[neighbours[has_next, 1]].sum())
-    return tail_probability(chance.tolist(), pairs)
+    if chance.size <= EXACT_TRIALS:
+        return tail_probability(chance.tolist(), pairs)
+    # many trials: the normal approximation of the same tail (with continuity correction)
+    mean, sd = float(chance.sum()), math.sqrt(float((chance * (1.0 - chance)).sum()))
+    return 0.5 * math.erfc((pairs - 0.5 - mean) / (sd * math.sqrt(2.0))) if sd > 0 else float(pairs <= mean)
 
 
 def run_members(tests: Sequence[Suspect], told: Collection[int], tm_order: tuple[np.ndarray, np.ndarray] | None,

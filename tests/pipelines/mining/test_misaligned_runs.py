@@ -111,6 +111,11 @@ def test_the_order_counts_only_when_flags_meet_more_often_than_chance() -> None:
     assert clustering_p_value(*scattered, np.zeros(80, dtype=np.int64)) == 1.0  # no two flags meet
     two_meet = _one_file("." * 20 + "FF" + "." * 20 + "F" + "." * 20)
     assert clustering_p_value(*two_meet, np.zeros(63, dtype=np.int64)) > 0.01  # one pair in 63 units: chance
+    # a TM too large for the exact tail: the normal approximation says the same
+    big_run = _one_file(("." * 40 + "F" * 20) * 300)
+    assert clustering_p_value(*big_run, np.zeros(18_000, dtype=np.int64)) < 1e-6
+    big_scattered = _one_file(("." * 3 + "F") * 8_000)
+    assert clustering_p_value(*big_scattered, np.zeros(32_000, dtype=np.int64)) == pytest.approx(1.0)
     # two files, each wholly flagged or not: per file, a flag is followed by a flag with certainty
     flagged = np.array([True] * 5 + [False] * 5)
     neighbours = tm_neighbours((np.array([0] * 5 + [1] * 5), np.arange(10)))
