@@ -134,3 +134,17 @@ def test_a_run_member_needs_own_evidence_and_no_sign_of_alignment() -> None:
     assert [t.index for t in run_members(tests, told, order, 0.01)] == [32]  # 36: p ≥ 1/e; 5: no flagged neighbour
     assert run_members(tests, told, order, 0.01, aligned={32}) == []  # a kept rare anchor: aligned
     assert run_members(tests, told, None, 0.01) == []  # no TM order: no neighbours
+
+
+def test_a_run_is_followed_across_weak_units_and_stops_at_one_with_no_evidence() -> None:
+    """Three weak units in a run's gap: the outer two join first (each has a told neighbour; at a
+    run's edge the chain's prior is modest, so they need p ~ .03), then the middle one, whose two
+    neighbours have joined, on weaker evidence still. A unit with p >= 1/e never joins."""
+    flags = "." * 30 + "FFFFFF" + "abc" + "FFFFFF" + "d" + "e" + "FFFF" + "." * 30
+    order = (np.zeros(len(flags), dtype=np.int64), np.arange(len(flags)))
+    told = {i for i, c in enumerate(flags) if c == "F"}
+    at = {c: flags.index(c) for c in "abcde"}
+    tests = [_test(at["a"], 0.03), _test(at["b"], 0.2), _test(at["c"], 0.03), _test(at["d"], 0.5), _test(at["e"], 0.03)]
+    joined = [t.index for t in run_members(tests, told, order, 0.01)]
+    assert joined == [at["a"], at["b"], at["c"], at["e"]]
+    assert not run_members([_test(at["b"], 0.2)], told, order, 0.01)  # alone, b has no flagged neighbour
