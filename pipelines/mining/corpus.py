@@ -106,10 +106,9 @@ def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
 
 class Corpus:
     """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``, and
-    ``tm_file`` / ``tm_ordinal``: the unit's file, as a number, and its position in that file, from
-    tm_units' ``source_file`` / ``unit_ordinal``; null when unknown) and their counting folds
-    (``fold_count``), made once on first use, in batches. Units are held sorted by id, not in TM
-    order: ``tm_order`` gives the order the TM's files had (``misaligned_runs``)."""
+    ``tm_file`` / ``tm_ordinal``: tm_units' ``source_file`` as a number and ``unit_ordinal``, the TM
+    order that the sort by id loses, null when unknown) and their counting folds (``fold_count``),
+    made once on first use, in batches."""
 
     __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists", "_views")
 
@@ -262,9 +261,9 @@ def concat_hits(arrays: Iterable[np.ndarray]) -> np.ndarray:
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
 
 
-# What mining reads of tm_units (split selectors included). The markup copies, props and hashes
-# are about as large again (0.87 GiB for a 1M-unit TM against 0.36 GiB for these), and mining
-# holds the frame until the set is written.
+# What mining reads of tm_units (split selectors included; source_file and unit_ordinal: the TM
+# order, ``misaligned_runs``). The markup copies, props and hashes are about as large again (0.87 GiB
+# for a 1M-unit TM against 0.36 GiB for these), and mining holds the frame until the set is written.
 MINING_COLUMNS: tuple[str, ...] = ("unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm", "domain", "flags",
                                    "source_file", "unit_ordinal")
 
@@ -272,7 +271,9 @@ MINING_COLUMNS: tuple[str, ...] = ("unit_id", "source", "target", "src_lang_norm
 def read_units_for_mining(path: Path) -> pl.DataFrame:
     """The tm_units columns mining uses (those the file has: a hand-made file may lack some)."""
     present = set(pl.read_parquet_schema(path))
-    return pl.read_parquet(path, columns=[c for c in MINING_COLUMNS if c in present])
+    # a file's name repeats on each of its units: held as categories, not a string per unit
+    columns = [pl.col(c).cast(pl.Categorical) if c == "source_file" else pl.col(c) for c in MINING_COLUMNS if c in present]
+    return pl.scan_parquet(path).select(columns).collect()
 
 
 def corpus_from_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, *, where: str = "<tm_units>") -> Corpus:
