@@ -28,8 +28,8 @@ How, in Bayes' terms with no new threshold:
 - So a unit is never flagged by its run alone: it must fail some trial and have p < 1/e (own
   evidence, however weak), and a unit whose target keeps a rare anchor of its source is aligned
   whatever its neighbours (``anchors.kept_rare_anchor``). Units with no trial at all or failing
-  none (p = 1) are never flagged: their target contradicts nothing, and they judge no term rule
-  in scope anyway. A unit joined counts as flagged for its own neighbours (and in the chain, which
+  none (p = 1) are never flagged, however long their run: their target contradicts nothing, and a
+  flag would rest on the prior alone. A unit joined counts as flagged for its own neighbours (and in the chain, which
   is learnt again), so a run is followed across units of weak evidence, one step per round; it
   stops at the first unit with p ≥ 1/e, no failed trial or a kept rare anchor. On TICO-19's test
   split the rounds after the first added 15 units, all 15 misaligned when read.
