@@ -122,29 +122,35 @@ def test_the_order_counts_only_when_flags_meet_more_often_than_chance() -> None:
     assert clustering_p_value(flagged, neighbours, np.array([0] * 5 + [1] * 5)) == pytest.approx(1.0)
 
 
-def _test(index: int, p_value: float) -> Suspect:
-    return Suspect(index, 1, 1, p_value)
+def _test(index: int, p_value: float, failed: int = 1) -> Suspect:
+    return Suspect(index, 1, failed, p_value)
 
 
-def test_a_run_member_needs_own_evidence_and_no_sign_of_alignment() -> None:
+def test_a_run_member_needs_a_failure_of_its_own_and_no_sign_of_alignment() -> None:
+    """Inside a run (both neighbours flagged) weak evidence joins, and a unit whose p-value is no
+    evidence at all (p >= 1/e) joins on its neighbours' prior alone, if it fails some trial; at a
+    run's edge (one flagged neighbour) it needs evidence (p < 1/e); a unit failing nothing never joins."""
     flags = "." * 30 + "FF.FFF.FF" + "." * 30
     order = (np.zeros(len(flags), dtype=np.int64), np.arange(len(flags)))
     told = {i for i, c in enumerate(flags) if c == "F"}
-    tests = [_test(32, 0.2), _test(36, 0.5), _test(5, 0.02)]
-    assert [t.index for t in run_members(tests, told, order, 0.01)] == [32]  # 36: p ≥ 1/e; 5: no flagged neighbour
-    assert run_members(tests, told, order, 0.01, aligned={32}) == []  # a kept rare anchor: aligned
+    inside, inside_too, edge, far = 32, 36, 39, 5
+    tests = [_test(inside, 0.2), _test(inside_too, 0.5), _test(edge, 0.5), _test(far, 0.02)]
+    assert [t.index for t in run_members(tests, told, order, 0.01)] == [inside, inside_too]
+    assert run_members([_test(inside, 1.0, failed=0)], told, order, 0.01) == []  # fails nothing
+    assert run_members(tests, told, order, 0.01, aligned={inside, inside_too}) == []  # a kept rare anchor: aligned
     assert run_members(tests, told, None, 0.01) == []  # no TM order: no neighbours
 
 
-def test_a_run_is_followed_across_weak_units_and_stops_at_one_with_no_evidence() -> None:
+def test_a_run_is_followed_across_weak_units_and_stops_where_evidence_stops() -> None:
     """Three weak units in a run's gap: the outer two join first (each has a told neighbour; at a
     run's edge the chain's prior is modest, so they need p ~ .03), then the middle one, whose two
-    neighbours have joined, on weaker evidence still. A unit with p >= 1/e never joins."""
-    flags = "." * 30 + "FFFFFF" + "abc" + "FFFFFF" + "d" + "e" + "FFFF" + "." * 30
+    neighbours have joined, on weaker evidence still. Units that fail nothing stop the run."""
+    flags = "." * 30 + "FFFFFF" + "abc" + "FFFFFF" + "de" + "FFFF" + "." * 30
     order = (np.zeros(len(flags), dtype=np.int64), np.arange(len(flags)))
     told = {i for i, c in enumerate(flags) if c == "F"}
     at = {c: flags.index(c) for c in "abcde"}
-    tests = [_test(at["a"], 0.03), _test(at["b"], 0.2), _test(at["c"], 0.03), _test(at["d"], 0.5), _test(at["e"], 0.03)]
+    tests = [_test(at["a"], 0.03), _test(at["b"], 0.2), _test(at["c"], 0.03), _test(at["d"], 1.0, failed=0),
+             _test(at["e"], 0.5)]
     joined = [t.index for t in run_members(tests, told, order, 0.01)]
-    assert joined == [at["a"], at["b"], at["c"], at["e"]]
+    assert joined == [at["a"], at["b"], at["c"]]  # e: p >= 1/e with one flagged neighbour, d failing nothing
     assert not run_members([_test(at["b"], 0.2)], told, order, 0.01)  # alone, b has no flagged neighbour
