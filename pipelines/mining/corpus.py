@@ -98,6 +98,9 @@ class Texts(Sequence[str]):
         return texts
 
 
+Positions = Sequence[int | None] | np.ndarray  # per unit: its file's number, or its position there
+
+
 def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
     if isinstance(values, Texts):
         return values.series.alias(name)
@@ -105,22 +108,22 @@ def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
 
 
 class Corpus:
-    """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``, and
-    ``tm_file`` / ``tm_ordinal``: tm_units' ``source_file`` as a number and ``unit_ordinal``, the TM
-    order that the sort by id loses, null when unknown) and their counting folds (``fold_count``),
-    made once on first use, in batches."""
+    """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``; the TM
+    order the sort by id loses: ``tm_file``, ``tm_ordinal``, from tm_units' ``source_file`` and
+    ``unit_ordinal``) and their counting folds (``fold_count``), made once on first use, in batches."""
 
     __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists", "_views")
 
     def __init__(self, unit_ids: Sequence[str] | Texts, sources: Sequence[str] | Texts,
                  targets: Sequence[str] | Texts, src_lang: str, tgt_lang: str,
                  domains: Sequence[str | None] | Texts | None = None,
-                 tm_order: tuple[Sequence[int | None], Sequence[int | None]] | None = None) -> None:
+                 tm_order: tuple[Positions, Positions] | None = None) -> None:
         columns = [_column("unit_id", unit_ids), _column("source", sources), _column("target", targets)]
         columns.append(_column("domain", domains) if domains is not None and len(domains)
                        else pl.Series("domain", [None] * len(columns[0]), dtype=pl.Utf8))
         files, ordinals = tm_order if tm_order is not None else ([None] * len(columns[0]),) * 2
-        columns += [pl.Series("tm_file", list(files), dtype=pl.UInt32), pl.Series("tm_ordinal", list(ordinals), dtype=pl.Int64)]
+        columns += [pl.Series("tm_file", list(files), dtype=pl.UInt32),
+                    pl.Series("tm_ordinal", list(ordinals), dtype=pl.Int64)]
         self.frame = pl.DataFrame(columns)
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
         self._folded: dict[str, pl.Series] = {}
@@ -271,8 +274,8 @@ MINING_COLUMNS: tuple[str, ...] = ("unit_id", "source", "target", "src_lang_norm
 def read_units_for_mining(path: Path) -> pl.DataFrame:
     """The tm_units columns mining uses (those the file has: a hand-made file may lack some)."""
     present = set(pl.read_parquet_schema(path))
-    # a file's name repeats on each of its units: held as categories, not a string per unit
-    columns = [pl.col(c).cast(pl.Categorical) if c == "source_file" else pl.col(c) for c in MINING_COLUMNS if c in present]
+    columns = [pl.col(c).cast(pl.Categorical) if c == "source_file" else pl.col(c)  # a name per file, not per unit
+               for c in MINING_COLUMNS if c in present]
     return pl.scan_parquet(path).select(columns).collect()
 
 
@@ -290,7 +293,6 @@ def corpus_from_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, *, wher
         frame = frame.filter(~pl.col("flags").list.eval(pl.element().is_in(list(SKIP_FLAGS))).list.any().fill_null(False))
     domains = frame["domain"].cast(pl.Utf8) if "domain" in frame.columns else pl.lit(None, dtype=pl.Utf8)
     # Duplicates are judged WITHIN the selected units (``duplicate_of`` may point into another split).
-    # where the unit sat in its file: the TM order, which the sort by id below does not keep
     ordered = "source_file" in frame.columns and "unit_ordinal" in frame.columns
     tm_file = pl.col("source_file").rank("dense").cast(pl.UInt32) if ordered else pl.lit(None, dtype=pl.UInt32)
     tm_ordinal = pl.col("unit_ordinal").cast(pl.Int64) if ordered else pl.lit(None, dtype=pl.Int64)

@@ -31,8 +31,10 @@ from tests.conftest import REPO_ROOT
 # the target of the next unit of their kind: a run, as an export offset makes one.
 RUN_TMX = REPO_ROOT / "tests" / "fixtures" / "mining" / "misaligned_run.tmx"
 RUN = {f"doc:{n}" for n in range(25, 41)}
-RUN_REVIEWS = {"doc:28", "doc:31", "doc:35", "doc:38"}  # in the run, one number each: too little evidence alone
-WEEKS = {"doc:7", "doc:14", "doc:19", "doc:46", "doc:51", "doc:58"}  # aligned, failing the same two trials as a run review
+# the run's reviews (one number each: too little evidence alone), and the aligned reviews in weeks,
+# which fail the same two trials
+RUN_REVIEWS = {"doc:28", "doc:31", "doc:35", "doc:38"}
+WEEKS = {"doc:7", "doc:14", "doc:19", "doc:46", "doc:51", "doc:58"}
 
 
 def _corpus(tmx: Path, out: Path, drop: tuple[str, ...] = ()) -> Corpus:
