@@ -98,6 +98,9 @@ class Texts(Sequence[str]):
         return texts
 
 
+Positions = Sequence[int | None] | np.ndarray  # per unit: its file's number, or its position there
+
+
 def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
     if isinstance(values, Texts):
         return values.series.alias(name)
@@ -105,17 +108,22 @@ def _column(name: str, values: Sequence[str | None] | Texts) -> pl.Series:
 
 
 class Corpus:
-    """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``) and
-    their counting folds (``fold_count``), made once on first use, in batches."""
+    """One language pair's units as columns (``unit_id``, ``source``, ``target``, ``domain``; the TM
+    order the sort by id loses: ``tm_file``, ``tm_ordinal``, from tm_units' ``source_file`` and
+    ``unit_ordinal``) and their counting folds (``fold_count``), made once on first use, in batches."""
 
     __slots__ = ("frame", "src_lang", "tgt_lang", "_folded", "_lists", "_views")
 
     def __init__(self, unit_ids: Sequence[str] | Texts, sources: Sequence[str] | Texts,
                  targets: Sequence[str] | Texts, src_lang: str, tgt_lang: str,
-                 domains: Sequence[str | None] | Texts | None = None) -> None:
+                 domains: Sequence[str | None] | Texts | None = None,
+                 tm_order: tuple[Positions, Positions] | None = None) -> None:
         columns = [_column("unit_id", unit_ids), _column("source", sources), _column("target", targets)]
         columns.append(_column("domain", domains) if domains is not None and len(domains)
                        else pl.Series("domain", [None] * len(columns[0]), dtype=pl.Utf8))
+        files, ordinals = tm_order if tm_order is not None else ([None] * len(columns[0]),) * 2
+        columns += [pl.Series("tm_file", list(files), dtype=pl.UInt32),
+                    pl.Series("tm_ordinal", list(ordinals), dtype=pl.Int64)]
         self.frame = pl.DataFrame(columns)
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
         self._folded: dict[str, pl.Series] = {}
@@ -153,6 +161,14 @@ class Corpus:
     @property
     def targets(self) -> Texts:
         return self._texts("target")
+
+    @property
+    def tm_order(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(file number, position in the file) of every unit, or None when some unit lacks them."""
+        files, ordinals = self.frame["tm_file"], self.frame["tm_ordinal"]
+        if files.null_count() or ordinals.null_count():
+            return None
+        return files.to_numpy(), ordinals.to_numpy()
 
     @property
     def domains(self) -> list[str | None]:
@@ -248,16 +264,19 @@ def concat_hits(arrays: Iterable[np.ndarray]) -> np.ndarray:
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
 
 
-# What mining reads of tm_units (split selectors included). The markup copies, props and hashes
-# are about as large again (0.87 GiB for a 1M-unit TM against 0.36 GiB for these), and mining
-# holds the frame until the set is written.
-MINING_COLUMNS: tuple[str, ...] = ("unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm", "domain", "flags")
+# What mining reads of tm_units (split selectors included; source_file and unit_ordinal: the TM
+# order, ``misaligned_runs``). The markup copies, props and hashes are about as large again (0.87 GiB
+# for a 1M-unit TM against 0.36 GiB for these), and mining holds the frame until the set is written.
+MINING_COLUMNS: tuple[str, ...] = ("unit_id", "source", "target", "src_lang_norm", "tgt_lang_norm", "domain", "flags",
+                                   "source_file", "unit_ordinal")
 
 
 def read_units_for_mining(path: Path) -> pl.DataFrame:
     """The tm_units columns mining uses (those the file has: a hand-made file may lack some)."""
     present = set(pl.read_parquet_schema(path))
-    return pl.read_parquet(path, columns=[c for c in MINING_COLUMNS if c in present])
+    columns = [pl.col(c).cast(pl.Categorical) if c == "source_file" else pl.col(c)  # a name per file, not per unit
+               for c in MINING_COLUMNS if c in present]
+    return pl.scan_parquet(path).select(columns).collect()
 
 
 def corpus_from_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, *, where: str = "<tm_units>") -> Corpus:
@@ -274,8 +293,12 @@ def corpus_from_units(units: pl.DataFrame, src_lang: str, tgt_lang: str, *, wher
         frame = frame.filter(~pl.col("flags").list.eval(pl.element().is_in(list(SKIP_FLAGS))).list.any().fill_null(False))
     domains = frame["domain"].cast(pl.Utf8) if "domain" in frame.columns else pl.lit(None, dtype=pl.Utf8)
     # Duplicates are judged WITHIN the selected units (``duplicate_of`` may point into another split).
+    ordered = "source_file" in frame.columns and "unit_ordinal" in frame.columns
+    tm_file = pl.col("source_file").rank("dense").cast(pl.UInt32) if ordered else pl.lit(None, dtype=pl.UInt32)
+    tm_ordinal = pl.col("unit_ordinal").cast(pl.Int64) if ordered else pl.lit(None, dtype=pl.Int64)
     frame = (frame.select(pl.col("unit_id").cast(pl.Utf8), pl.col("source").cast(pl.Utf8),
-                          pl.col("target").cast(pl.Utf8), domains.alias("domain"))
+                          pl.col("target").cast(pl.Utf8), domains.alias("domain"), tm_file.alias("tm_file"),
+                          tm_ordinal.alias("tm_ordinal"))
              .sort("unit_id", "source", "target")
              .unique(["source", "target"], keep="first", maintain_order=True))
     return Corpus.from_frame(frame, src_lang, tgt_lang)

@@ -32,7 +32,8 @@ from housestyle.pipelines.mining.patterns.quotes import mine_quotes
 from housestyle.pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY_FAMILIES
 from housestyle.pipelines.mining.placeholder import mine_placeholder
 from housestyle.pipelines.mining.source_copy import mine_source_copy
-from housestyle.pipelines.mining.suspect_units import Suspect, find_suspects
+from housestyle.pipelines.mining.misaligned_runs import run_members
+from housestyle.pipelines.mining.suspect_units import Suspect, unit_tests
 from housestyle.pipelines.mining.term_result import TermResult
 from housestyle.pipelines.mining.term_rules import mine_terms
 from housestyle.pipelines.mining.term_trace import empty_trace
@@ -83,19 +84,23 @@ def misaligned_units(corpus: Corpus, evidence: dict[str, tuple[np.ndarray, np.nd
     """The suspect test (``suspect_units``) with the anchors' rates learnt from the units not yet
     told misaligned: a misaligned run's own misses would otherwise make its names look optional.
     A unit whose target keeps a rare number or name of its source is aligned (``kept_rare_anchor``).
-    Repeated until the suspects stop changing (at most ``rounds`` times)."""
+    Repeated until the suspects stop changing (at most ``rounds`` times); then the weaker units
+    their misaligned TM neighbours vouch for join them (``misaligned_runs``), in unit order."""
+    tests: list[Suspect] = []
     suspects: list[Suspect] = []
     told: frozenset[int] = frozenset()
     outcomes = anchor_outcomes(corpus.sources, corpus.targets)
     aligned = kept_rare_anchor(corpus.sources, corpus.targets, outcomes)
     for _ in range(rounds):
-        found = find_suspects(evidence, alpha, anchor_trials(corpus.sources, corpus.targets, told, outcomes))
-        suspects = [s for s in found if s.index not in aligned]
+        tests = unit_tests(evidence, anchor_trials(corpus.sources, corpus.targets, told, outcomes))
+        suspects = [s for s in tests if s.p_value < alpha and s.index not in aligned]
         now = frozenset(s.index for s in suspects)
         if now == told:
             break
         told = now
-    return suspects
+    told = frozenset(s.index for s in suspects)
+    joined = run_members(tests, told, corpus.tm_order, alpha, aligned)
+    return sorted([*suspects, *joined], key=lambda s: s.index)
 
 
 def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = None, *, trace: bool = True,

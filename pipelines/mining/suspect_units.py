@@ -74,7 +74,15 @@ def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Seque
                   alpha: float, anchors: Trials | None = None) -> list[Suspect]:
     """Units failing improbably many of their trials — the rules in scope for them (``evidence``:
     rule id → (evidence unit indices, counter-example unit indices)) and, when given, the anchors
-    their source holds — by unit index.
+    their source holds — by unit index."""
+    return [s for s in unit_tests(evidence, anchors) if s.p_value < alpha]
+
+
+def unit_tests(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
+               anchors: Trials | None = None) -> list[Suspect]:
+    """The test of every unit failing at least one trial, whatever its p-value (a unit failing none
+    has p = 1), by unit index: ``find_suspects`` keeps the improbable ones, ``misaligned_runs`` the
+    weaker ones its misaligned TM neighbours vouch for.
 
     Only units failing some trial can be suspect, so only their trials are kept, as arrays: no
     per-unit list of every unit of the TM. Each unit's trials keep their order (rules in rule
@@ -102,7 +110,6 @@ def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Seque
         failed = failed_of[start:end]
         anchor = is_anchor[start:end]
         p_value = tail_probability(rate_of[start:end].tolist(), int(failed.sum()))
-        if p_value < alpha:
-            out.append(Suspect(int(unit_of[start]), int((~anchor).sum()), int((failed & ~anchor).sum()), p_value,
-                               int(anchor.sum()), int((failed & anchor).sum())))
+        out.append(Suspect(int(unit_of[start]), int((~anchor).sum()), int((failed & ~anchor).sum()), p_value,
+                           int(anchor.sum()), int((failed & anchor).sum())))
     return out

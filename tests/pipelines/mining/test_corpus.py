@@ -31,6 +31,21 @@ def test_mining_reads_only_its_columns_and_mines_the_same_corpus(tiny_units: pl.
     full, few = corpus_from_units(tiny_units, "en", "fr"), corpus_from_units(lean, "en", "fr")
     assert [list(c.unit_ids) for c in (few, full)] == [list(full.unit_ids)] * 2
     assert (list(few.sources), list(few.targets), few.domains) == (list(full.sources), list(full.targets), full.domains)
+    assert few.tm_order is not None and full.tm_order is not None
+    assert [a.tolist() for a in few.tm_order] == [a.tolist() for a in full.tm_order]
+
+
+def test_the_tm_order_is_each_units_file_and_position_there_whatever_the_ids() -> None:
+    """Units are held sorted by id; ``tm_order`` keeps where each sat in its file (misaligned_runs)."""
+    units = pl.DataFrame({"unit_id": ["b:2", "b:10", "a:1", "a:3"], "source": ["One.", "Two.", "Three.", "Four."],
+                          "target": ["Un.", "Deux.", "Trois.", "Quatre."], "source_file": ["y.tmx", "y.tmx", "x.tmx", "x.tmx"],
+                          "unit_ordinal": [5, 9, 2, 1]})
+    corpus = corpus_from_units(units, "en", "fr")
+    assert list(corpus.unit_ids) == ["a:1", "a:3", "b:10", "b:2"]
+    assert corpus.tm_order is not None
+    assert [a.tolist() for a in corpus.tm_order] == [[1, 1, 2, 2], [2, 1, 9, 5]]
+    assert corpus.subset([3, 0]).tm_order is not None
+    assert corpus_from_units(units.drop("source_file"), "en", "fr").tm_order is None
 
 
 def test_a_hand_made_file_without_optional_columns_still_reads(tmp_path: Path) -> None:
@@ -69,7 +84,8 @@ def test_a_subset_keeps_its_units_and_their_folds(tiny: Corpus) -> None:
 
 def test_a_corpus_from_lists_and_one_from_another_corpus_hold_the_same_units(tiny: Corpus) -> None:
     again = Corpus(tiny.unit_ids, tiny.sources, list(tiny.targets), tiny.src_lang, tiny.tgt_lang)
-    assert again.frame.drop("domain").equals(tiny.frame.drop("domain"))
+    assert again.frame.drop("domain", "tm_file", "tm_ordinal").equals(tiny.frame.drop("domain", "tm_file", "tm_ordinal"))
+    assert again.tm_order is None and tiny.tm_order is not None  # lists carry no TM order unless given one
     assert again.domains == [None] * len(tiny)
 
 

@@ -71,7 +71,9 @@ def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
     for i in range(0, len(corpus), 10):
         targets[i] = corpus.targets[(i + 5) % len(corpus)]
         swapped.add(corpus.unit_ids[i])
-    return Corpus(corpus.unit_ids, corpus.sources, targets, corpus.src_lang, corpus.tgt_lang), swapped
+    order = corpus.tm_order
+    assert order is not None  # the TM's order, so the run test runs
+    return Corpus(corpus.unit_ids, corpus.sources, targets, corpus.src_lang, corpus.tgt_lang, tm_order=order), swapped
 
 
 def test_swapped_targets_on_the_dev_split_are_found_and_no_real_unit(tico_dev: Corpus) -> None:
