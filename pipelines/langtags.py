@@ -16,6 +16,17 @@ _SUBTAG_RE = re.compile(r"^[A-Za-z0-9]{1,8}$")
 _POSIX_SCRIPT_MODIFIERS = {"latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva"}
 
 
+# Orthographies that capitalise every noun (German, Luxembourgish): their sentence case says only that
+# the first word is capitalised (``patterns.casing``), and their dictionaries list nouns capitalised
+# (``mining.lexicon``).
+CAPITALISED_NOUNS = frozenset({"de", "lb"})
+
+
+def primary_subtag(tag: str | None) -> str:
+    """The language subtag of a tag as written (``de_CH`` -> ``de``, ``FR-ca`` -> ``fr``; None -> "")."""
+    return (tag or "").replace("_", "-").split("-")[0].casefold()
+
+
 class LanguageTagError(ValueError):
     """A tag that cannot be read as a language tag at all (empty, spaces, punctuation)."""
 

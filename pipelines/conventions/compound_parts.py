@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from housestyle.pipelines.conventions.folding import fold_term
 from housestyle.pipelines.conventions.matching import SPACED_WORD_CLASS, alternation, edge_checks, is_word_char
+from housestyle.pipelines.langtags import primary_subtag
 
 # Primary subtags of the languages that write closed compounds (explicit registry).
 COMPOUNDING_LANGUAGES = frozenset({"de", "nl", "sv", "da", "nb", "nn", "no", "is", "af", "lb", "fy"})
@@ -38,7 +39,7 @@ _BEFORE, _AFTER = f"(?<!{SPACED_WORD_CLASS})", f"(?!{SPACED_WORD_CLASS})"
 
 def compounding(lang: str | None) -> bool:
     """Whether ``lang`` (a BCP 47 tag) writes compounds (COMPOUNDING_LANGUAGES)."""
-    return (lang or "").replace("_", "-").split("-")[0].casefold() in COMPOUNDING_LANGUAGES
+    return primary_subtag(lang) in COMPOUNDING_LANGUAGES
 
 
 def part_bounded(text: str, term: str, start: int) -> bool:

@@ -26,6 +26,8 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from housestyle.pipelines.langtags import primary_subtag
+
 if TYPE_CHECKING:
     from housestyle.pipelines.conventions.timed_regex import TimedPattern
 
@@ -324,8 +326,7 @@ def plain_regex(literals: Iterable[str], match_mode: str, *, no_space_neighbours
 def no_space_target(lang: str | None) -> bool | None:
     """``plain_regex``'s ``no_space_neighbours`` for a target language: True for NO_SPACE_LANGUAGES,
     None (decide by the literals) otherwise."""
-    primary = (lang or "").replace("_", "-").split("-")[0].casefold()
-    return True if primary in NO_SPACE_LANGUAGES else None
+    return True if primary_subtag(lang) in NO_SPACE_LANGUAGES else None
 
 
 def find_regex(text: str, pattern: "re.Pattern[str] | TimedPattern", *, first_only: bool = False) -> list[tuple[int, int]]:

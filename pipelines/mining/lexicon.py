@@ -21,6 +21,8 @@ from functools import lru_cache
 from simplemma.strategies.dictionaries import DefaultDictionaryFactory
 from simplemma.utils import validate_lang_input
 
+from housestyle.pipelines.langtags import CAPITALISED_NOUNS, primary_subtag
+
 _FACTORY = DefaultDictionaryFactory(cache_max_size=4)
 
 
@@ -28,7 +30,7 @@ _FACTORY = DefaultDictionaryFactory(cache_max_size=4)
 # table is looked up by the casefolded form every caller holds (``ß`` folds to ``ss``, as in the
 # targets). Where a lower-case word and a capitalised one fold alike (``gesperrte``, a participle;
 # ``Gesperrte``, a noun), the lower-case entry wins. Folding the German table costs ~2 s, once.
-FOLDED_LOOKUP = frozenset({"de", "lb"})
+FOLDED_LOOKUP = CAPITALISED_NOUNS
 
 
 @lru_cache(maxsize=8)
@@ -67,32 +69,28 @@ def _inverse(lang: str) -> dict[bytes, tuple[bytes, ...]]:
     return {lemma: tuple(sorted(forms | {lemma})) for lemma, forms in out.items()}
 
 
-def base_lang(lang: str) -> str:
-    return lang.split("-")[0].split("_")[0].lower()
-
-
 def known(word: str, lang: str) -> bool | None:
     """Whether ``word`` (folded) is a form or a lemma of the ``lang`` lexicon; None when the language
     has no lexicon (then nothing can be said)."""
-    table = _table(base_lang(lang))
+    table = _table(primary_subtag(lang))
     if table is None:
         return None
     key = word.encode()
-    return key in table or key in _inverse(base_lang(lang))
+    return key in table or key in _inverse(primary_subtag(lang))
 
 
 def lemma_of(word: str, lang: str) -> str | None:
     """The lemma the lexicon gives ``word`` (folded); None when it does not list the word as a form."""
-    table = _table(base_lang(lang))
+    table = _table(primary_subtag(lang))
     found = None if table is None else table.get(word.encode())
     return None if found is None else found.decode()
 
 
 def lemma_forms(lemma: str, lang: str) -> set[str]:
     """Every form the lexicon lists for ``lemma`` (empty when it does not know the lemma)."""
-    if _table(base_lang(lang)) is None:
+    if _table(primary_subtag(lang)) is None:
         return set()
-    return {f.decode() for f in _inverse(base_lang(lang)).get(lemma.encode(), ())}
+    return {f.decode() for f in _inverse(primary_subtag(lang)).get(lemma.encode(), ())}
 
 
 # A prefixed verb the lexicon lacks (``dépublier``, a UI coinage) conjugates like its base

@@ -17,6 +17,7 @@ from lxml import etree
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.errors import InputError, MalformedFileError, UnsafeXmlError
+from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.registration.fold import fold
 
 XML_NS = "{http://www.w3.org/XML/1998/namespace}"
@@ -56,7 +57,7 @@ class GoldConvention:
 
 def primary_lang(tag: str | None) -> str:
     """'fr_XX' / 'fr-FR' / 'en-US' -> 'fr' / 'en' (gold files write languages inconsistently)."""
-    return (tag or "").replace("_", "-").split("-")[0].casefold()
+    return primary_subtag(tag)
 
 
 def _merge(pairs: Iterator[tuple[str, str, str]]) -> list[GoldPair]:

@@ -45,3 +45,9 @@ def test_try_normalise_none_and_same_language() -> None:
     assert same_language("fr_fr", "FR-fr")
     assert not same_language("fr", "fr-FR")
     assert not same_language(None, None)
+
+
+def test_primary_subtag_is_the_language_as_written() -> None:
+    from housestyle.pipelines.langtags import primary_subtag
+
+    assert [primary_subtag(t) for t in ("de_CH", "FR-ca", "zh-Hans-CN", "", None)] == ["de", "fr", "zh", "", ""]

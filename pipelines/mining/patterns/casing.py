@@ -14,6 +14,7 @@ import re
 from collections import Counter
 
 from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.langtags import CAPITALISED_NOUNS
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams, at_least
 from housestyle.pipelines.mining.tokens import mask
@@ -84,9 +85,8 @@ def lowercase_initials(sources: list[str], targets: list[str], params: MiningPar
     return sorted(w for w, n in lower.items() if n >= params.casing.keep_min_units and not capital[w])
 
 
-# Orthographies that capitalise every noun: sentence case there says only that the first word is
-# capitalised (held-out, Django/Wagtail de: strict flagged ``Statische Dateien``, ``Treffern``).
-CAPITALISED_NOUNS = frozenset({"de", "lb"})
+# CAPITALISED_NOUNS (langtags): sentence case there says only that the first word is capitalised
+# (held-out, Django/Wagtail de: strict flagged ``Statische Dateien``, ``Treffern``).
 
 
 def mine_casing(corpus: Corpus, indices: list[int], params: MiningParams) -> list[Convention]:
