@@ -35,6 +35,9 @@ class Choice:
     aligned: int
     cognate: bool = False
     repair: str = ""  # how boundary repair rebuilt it ("compound": ``compound.whole_compound``), "" if it did not
+    # lemma keys folded in by ``with_siblings``: their forms are generated too (the tagger gave
+    # ``alternative`` the lemma ``alternative`` in some units and ``alternatif`` in others)
+    siblings: tuple[str, ...] = ()
 
 
 def nested(short: str, long: str) -> bool:
@@ -108,7 +111,8 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
     joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
     merged = Choice(chosen.key, sorted({f for c in [chosen, *siblings] for f in c.forms}), joint,
                     joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
-                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate, chosen.repair)
+                    chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate, chosen.repair,
+                    tuple(sorted({*chosen.siblings, *(c.key for c in siblings)})))
     return merged, units
 
 

@@ -23,6 +23,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
+from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.mining import inflect_de, inflect_fr, inflect_ru, lexicon
 from housestyle.pipelines.mining.term_candidates import Candidates
 from housestyle.pipelines.mining.tokens import Tok, fold_count, mask
@@ -94,6 +95,11 @@ FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] 
 }
 
 
+# Per target language: the function words a generator writes (inflect_fr's articles, as split at
+# the apostrophe): real words the lexicon does not list (simplemma's French table lacks ``du``, ``l``).
+CLOSED_CLASS: dict[str, frozenset[str]] = {"fr": inflect_fr.ARTICLE_WORDS}
+
+
 def names_and_codes(term: str) -> frozenset[str]:
     """Folded words of the source term (as the TM spells it) that are names or codes when copied:
     acronyms and words with digits or inner capitals (``AICE``, ``OC43``, ``mRNA``), and a capitalised
@@ -104,6 +110,18 @@ def names_and_codes(term: str) -> frozenset[str]:
     if any(c.isupper() for c in term):
         out.add(fold_count(term))
     return frozenset(out)
+
+
+def _label_unfrozen(frozen: frozenset[str], term: str, tags: str, lang: str) -> frozenset[str]:
+    """``frozen`` without the capitalised term as a whole when it is a UI label, not a name: the
+    tagger reads its rendering as a common word (no PROPN) and the lexicon knows every word of it.
+    ``Alternative`` → ``alternative`` agrees like any adjective (``formats alternatifs``; Plone fr
+    held-out failures, issue 25); ``Diamond`` (unknown to French) and names tagged PROPN stay as spelled."""
+    whole = fold_count(term)
+    words = [w for w in _WORDS.split(whole.replace("-", " ")) if w]
+    if whole not in frozen or not tags or "PROPN" in tags.split(" ") or any(w in frozen for w in words if w != whole):
+        return frozen
+    return frozen - {whole} if words and all(lexicon.known(w, lang) for w in words) else frozen
 
 
 def _acronym(term: str) -> bool:
@@ -130,6 +148,7 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
         # a common noun the tagger read as a name (a capitalised UI label, "Images"): it has a number
         # ("aucune image", "d'image" after a negation; Wagtail fr held-out failures, issue 25)
         key, tags = lemma, "NOUN"
+    frozen = _label_unfrozen(frozen, term, tags, lang)
     lexical = lexicon.verb_forms(key, lang) if " " not in key else set()
     if not _verbal(key, pos, lexical):
         lexical = set()
@@ -138,7 +157,7 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     for form in forms:
         out |= generate(form, key, tags, frozen)
     out |= lexical
-    attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen
+    attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen | CLOSED_CLASS.get(primary_subtag(lang), frozenset())
     # a word the lexicon does not know (courriel) cannot have its inflections judged by it: its regular
     # forms (courriels) stay; only inflections of words the lexicon knows must be known forms
     stems = tuple(w[:max(3, len(w) - 2)] for w in attested if lexicon.known(w, lang) is False)

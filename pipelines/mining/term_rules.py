@@ -218,8 +218,10 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         return
     forms = chosen.forms
     if params.terms.generate_forms:  # the term is required, not the grammatical number the TM used
-        forms = sorted(set(forms) | set(generated_forms(sorted(cands.forms.get(chosen.key) or chosen.forms), chosen.key,
-                                                        cands.pos.get(chosen.key), corpus.tgt_lang, spelling)))
+        # each lemma key folded into the rendering inflects by its own analysis (``alternatif`` gives
+        # ``alternatifs``, which the key ``alternative`` cannot)
+        forms = sorted(set(forms).union(*(generated_forms(sorted(cands.forms.get(key) or chosen.forms), key, cands.pos.get(key),
+                                                          corpus.tgt_lang, spelling) for key in (chosen.key, *chosen.siblings))))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
     if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
         entry = as_written(entry, corpus.targets.gather(sample))

@@ -17,7 +17,8 @@ Facebook en→fr CSV, the Mozilla corpora against the Mozilla TBX; counted over 
 
 Options: ``--only NAME[,NAME]`` (substring of the case names), ``--both-folds`` (also mine B and score
 A on the seeded corpora), ``--out FILE`` (default tests/bench/results/heldout_<date>.md), ``--label``,
-``--failures DIR`` (write each case's held-out failures of scored rules, approved output, to DIR/<case>.parquet).
+``--failures DIR`` (write each case's held-out failures of scored rules, approved output, to DIR/<case>.parquet),
+``--keep DIR`` (keep each case's work folder, with its mined set, under DIR/<case>).
 """
 
 from __future__ import annotations
@@ -259,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--failures", type=Path, default=None)
     parser.add_argument("--aligned", action="store_true",
                         help="also mine each held-out half and report pass rates without the units it flags as misaligned")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep each case's work folder (ingested units, splits, mined set) under KEEP/<case>")
     args = parser.parse_args(argv)
     data = find_shared_data()
     if data is None:
@@ -269,8 +272,13 @@ def main(argv: list[str] | None = None) -> None:
         if wanted and not any(w in case.name for w in wanted):
             continue
         start = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="bench-heldout-") as work:
-            results.append(run_case(case, Path(work), args.failures, args.aligned))
+        if args.keep is not None:
+            work = args.keep / _slug(case.name)
+            work.mkdir(parents=True, exist_ok=True)
+            results.append(run_case(case, work, args.failures, args.aligned))
+        else:
+            with tempfile.TemporaryDirectory(prefix="bench-heldout-") as tmp:
+                results.append(run_case(case, Path(tmp), args.failures, args.aligned))
         print(f"{case.name}: {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
     out = args.out or REPO_ROOT / "tests" / "bench" / "results" / f"heldout_{datetime.now(UTC):%Y-%m-%d}.md"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from housestyle.pipelines.mining.association import unit_hits
+from housestyle.pipelines.conventions.matching import mask_code
 from housestyle.pipelines.mining.corpus import (
     MINING_COLUMNS,
     Corpus,
@@ -76,7 +77,7 @@ def test_a_subset_keeps_its_units_and_their_folds(tiny: Corpus) -> None:
     part = tiny.subset(rows)
     assert list(part.unit_ids) == [tiny.unit_ids[i] for i in rows]
     assert list(part.folded_targets) == [folded[i] for i in rows] == [fold_count(tiny.targets[i]) for i in rows]
-    assert list(part.folded_sources) == [fold_count(tiny.sources[i]) for i in rows]
+    assert list(part.folded_sources) == [fold_count(mask_code(tiny.sources[i])) for i in rows]
     tiny.release_folds()
     assert list(tiny.folded_targets) == folded
     assert len(tiny.subset([])) == 0 and list(tiny.subset([]).folded_sources) == []
@@ -116,3 +117,12 @@ def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) 
     twins = Corpus(["b", "a", "b", "c", "b"], ["s"] * 5, ["t"] * 5, "en", "fr")  # equal ids: first positions win
     expected = sorted(sorted(range(5), key=lambda i: hashlib.sha1(twins.unit_ids[i].encode()).hexdigest())[:2])
     assert hashed_sample(twins, 2) == expected
+
+
+def test_a_source_is_folded_with_its_code_spans_blanked() -> None:
+    """A term in a msgid key, a placeholder or a URL is no occurrence of it: the miner counts the
+    units of a term as the checker's trigger reads them (``matching.trigger_text``)."""
+    corpus = Corpus(["a", "b"], ["heading_group_members", "The Group of {group} at http://x.org/group"],
+                    ["Membres", "Le groupe"], "en", "fr")
+    assert [t.split() for t in corpus.folded_sources] == [[], ["the", "group", "of", "at"]]
+    assert list(corpus.folded_targets) == ["membres", "le groupe"]

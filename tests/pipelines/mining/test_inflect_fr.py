@@ -58,3 +58,17 @@ def test_a_participle_tagged_adjective_is_not_inflected_from_its_infinitive() ->
 
 def test_the_complement_keeps_its_number() -> None:
     assert "ports des masques" not in forms("port du masque", "port de le masque", "NOUN ADP DET NOUN")
+
+
+def test_a_bare_noun_complement_takes_its_determined_forms() -> None:
+    """``extension de fichier`` and ``l'extension du fichier`` render one term (Plone fr, issue 25)."""
+    got = forms("extension de fichier", "extension de fichier", "NOUN ADP NOUN")
+    assert {"extension du fichier", "extension des fichiers", "extension d'un fichier", "extensions de fichiers"} <= got
+    vowel = forms("programme d'apprentissage", "programme de apprentissage", "NOUN ADP NOUN")
+    assert {"programme de l'apprentissage", "programme des apprentissages", "programme d'apprentissages"} <= vowel
+    assert not any(" de apprentissage" in f or "du apprentissage" in f for f in vowel)  # elided, never "de a…"
+
+
+def test_a_complement_with_its_own_article_or_another_preposition_gets_no_article() -> None:
+    assert not any(" des " in f or " d'un " in f for f in forms("port du masque", "port de le masque", "NOUN ADP DET NOUN"))
+    assert all(f.endswith(" en quarantaine") for f in forms("mis en quarantaine", "mettre en quarantaine", "VERB ADP NOUN"))

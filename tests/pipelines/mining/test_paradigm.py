@@ -106,3 +106,19 @@ def test_a_mined_rule_accepts_the_other_number_of_its_rendering(make_corpus: Cal
     rule = rules["human interactions"]
     verdict = check_item(rule, "Each of the human interactions counts.", "Chaque interaction humaine compte.")
     assert verdict is not None and verdict.full_pass
+
+
+def test_a_capitalised_ui_label_inflects_but_a_name_stays_as_spelled() -> None:
+    """``Alternative`` is a label the tagger reads as an adjective and the lexicon knows: its rendering
+    agrees (``formats alternatifs``, Plone fr held-out failures). ``Diamond`` is no French word and keeps
+    its spelling; an acronym never inflects."""
+    assert generated_forms(["alternative"], "alternatif", Counter({"ADJ": 3}), "fr", "Alternative") == [
+        "alternatif", "alternatifs", "alternative", "alternatives"]
+    assert generated_forms(["diamond"], "diamond", Counter({"NOUN": 3}), "fr", "Diamond") == ["diamond"]
+    assert generated_forms(["orange"], "orange", Counter({"PROPN": 3}), "fr", "Orange") == ["orange"]
+
+
+def test_generated_articles_are_real_words_though_the_lexicon_lacks_them() -> None:
+    """simplemma's French table lists neither ``du`` nor ``l``: the generator's articles are kept."""
+    got = generated_forms(["extension de fichier"], "extension de fichier", Counter({"NOUN ADP NOUN": 2}), "fr", "file extension")
+    assert {"extension du fichier", "extensions des fichiers"} <= set(got)

@@ -79,6 +79,7 @@ def test_spelling_variants_join_one_rule_but_an_untranslated_copy_does_not() -> 
     hits = {"bronchite aigüe": np.array([0, 1]), "bronchite aigu": np.array([2])}
     merged, units = with_siblings("acute bronchitis", reform, [reform, classic], np.array([0, 1, 2]), hits, MiningParams())
     assert merged.forms == ["bronchite aiguë", "bronchite aigüe"] and merged.coverage == 1.0 and units.tolist() == [0, 1, 2]
+    assert merged.siblings == ("bronchite aigu",)  # its forms are generated from its own lemma key too
     french = Choice("hygiène", ["hygiène"], 2, 1.0, 0.9, 2)
     copy = Choice("hygiene", ["hygiene"], 1, 0.5, 0.4, 0, cognate=True)
     merged, _ = with_siblings("hygiene", french, [french, copy], np.array([0, 1]),
