@@ -82,7 +82,7 @@ def is_no_space_script(char: str) -> bool:
 CODE_SPAN_RE = re.compile(
     r"⟨/?[a-z]+\d+/?⟩"
     r"|%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%\([A-Za-z_]\w*\)[-+#0]*\d*[rao]|%\d+"
-    r"|\$\{[\w.\-]+\}|\{\{[^{}\n]{0,200}\}\}|\{%[^{}\n]{0,200}%\}"
+    r"|\$\{[\w.\-/]+\}|\{\{[^{}\n]{0,200}\}\}|\{%[^{}\n]{0,200}%\}"
     r"|\{\s*[$-]?[A-Za-z_0-9][\w.\-]*(?:\s*,\s*[A-Za-z_]\w*)*\s*\}"
     r"|\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,"
     r"|<[^<>\n]{1,200}>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|https?://\S+|www\.\S+"

