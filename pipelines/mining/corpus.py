@@ -197,8 +197,8 @@ class Corpus:
                 # a source is folded with its code spans blanked, as the checker's term triggers read it
                 # (``matching.trigger_text``): ``heading_group_members`` is no unit of ``group`` (Plone
                 # keys many units by such a msgid; counted, they made consistent rules look split)
-                prepare = mask_code if side == "source" else str
-                chunks = [pl.Series(side, [fold_count(prepare(t)) for t in batch], dtype=pl.Utf8)
+                masked = side == "source"
+                chunks = [pl.Series(side, [fold_count(mask_code(t) if masked else t) for t in batch], dtype=pl.Utf8)
                           for _, batch in self._texts(side).batches()]
                 self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
                 log_memory(f"folded {side}s")

@@ -159,15 +159,17 @@ def bare_complements(words: list[str], lemmas: list[str], tags: list[str]) -> li
     sentence's grammar, not the client's choice (issue 25: Plone fr's ``file extension`` failed 4 held-out
     units for it). Gender is not known here, so both genders' articles are written; the one that does
     not fit never occurs in an output. A complement with its own article (``port du casque``) is left alone."""
-    if len(words) != 2 or tags[1] != "NOUN" or words[0] not in ("de", "d'") or lemmas[1] != words[1]:
+    if (len(words), len(lemmas), len(tags)) != (2, 2, 2) or tags[1] != "NOUN" or words[0] not in ("de", "d'") \
+            or not lemmas[1] or words[1] not in {lemmas[1]} | plural(lemmas[1]):
         return []
-    noun = words[1]
+    noun = lemmas[1]
     many = sorted(plural(noun))
-    if noun[0] in "aeiouyhâàéèêîïôû":
-        singular = [["de", "l'" + noun], ["d'un", noun], ["d'une", noun]]
-        return [*singular, *(["des", p] for p in many), *(["d'" + p] for p in many)]
-    singular = [["du", noun], ["de", "la", noun], ["d'un", noun], ["d'une", noun]]
-    return [*singular, *(["de", p] for p in many), *(["des", p] for p in many)]
+    out: list[list[str]] = [["d'un", noun], ["d'une", noun], *(["des", p] for p in many)]
+    if noun[0] in "aeiouyhâàéèêîïôû":  # elided; an h may be aspirated (la hauteur): both are written
+        out += [["d'" + noun], ["de", "l'" + noun], *(["d'" + p] for p in many)]
+    if noun[0] not in "aeiouyâàéèêîïôû":
+        out += [["de", noun], ["du", noun], ["de", "la", noun], *(["de", p] for p in many)]
+    return out
 
 
 def _join(words: list[str]) -> str:

@@ -72,3 +72,13 @@ def test_a_bare_noun_complement_takes_its_determined_forms() -> None:
 def test_a_complement_with_its_own_article_or_another_preposition_gets_no_article() -> None:
     assert not any(" des " in f or " d'un " in f for f in forms("port du masque", "port de le masque", "NOUN ADP DET NOUN"))
     assert all(f.endswith(" en quarantaine") for f in forms("mis en quarantaine", "mettre en quarantaine", "VERB ADP NOUN"))
+
+
+def test_complements_attested_in_the_plural_or_after_an_h_and_malformed_inputs() -> None:
+    assert "extension du fichier" in forms("extension de fichiers", "extension de fichier", "NOUN ADP NOUN")
+    assert {"liste de l'hôte", "réglage de la hauteur"} <= (forms("liste d'hôtes", "liste de hôte", "NOUN ADP NOUN")
+                                                            | forms("réglage de hauteur", "réglage de hauteur", "NOUN ADP NOUN"))
+    from housestyle.pipelines.mining.inflect_fr import bare_complements
+    assert bare_complements(["de", "x"], ["de"], ["ADP", "NOUN"]) == []  # lemmas that do not fit the words
+    assert bare_complements(["de", "x"], ["de", ""], ["ADP", "NOUN"]) == []
+    assert bare_complements(["de", "rapides"], ["de", "rapide"], ["ADP", "ADJ"]) == []  # not a noun
