@@ -29,6 +29,11 @@ from housestyle.pipelines.mining.tokens import fold_count
 log = logging.getLogger(__name__)
 SKIP_FLAGS = ("fuzzy",)  # PO entries a translator marked as unreviewed are not approved translations
 BATCH = 100_000  # texts per batch of a pass over all units: bounds the Python strings alive at once
+# A column of at most this many texts is read into a Python list on its first ``gather`` (~2 MB per
+# 10,000 texts): the term decision gathers a few texts per term tens of thousands of times, and a
+# polars gather costs ~40 µs of overhead each (~2 s of the demo TM's run), as does every one-pattern
+# pass over a column (``expression.measured``). A larger TM keeps reading the column itself.
+LISTED_MAX = 20_000
 
 
 def log_memory(phase: str) -> None:
@@ -88,11 +93,15 @@ class Texts(Sequence[str]):
     def batches(self, size: int = BATCH) -> Iterator[tuple[int, list[str]]]:
         """(offset, texts) of consecutive batches."""
         for offset in range(0, len(self), size):
-            yield offset, self.series.slice(offset, size).to_list()
+            batch = self.values[offset:offset + size] if self.values is not None else None
+            yield offset, batch if batch is not None else self.series.slice(offset, size).to_list()
 
     def gather(self, indices: Sequence[int] | np.ndarray) -> list[str]:
+        if self.values is None and len(self) <= LISTED_MAX:
+            self.values = self.series.to_list()
         if self.values is not None:
-            return [self.values[i] for i in indices]
+            values = self.values
+            return [values[i] for i in (indices.tolist() if isinstance(indices, np.ndarray) else indices)]
         # Indexing by a numpy array is Series.gather without its expression round trip (a third of
         # the time: the term decision reads a few texts per term, tens of thousands of times).
         texts: list[str] = self.series[np.asarray(indices, dtype=np.int64)].to_list()

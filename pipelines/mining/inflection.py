@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from housestyle.pipelines.conventions.compound_parts import compound_regex, compounding
 from housestyle.pipelines.conventions.matching import no_space_target, plain_regex
@@ -21,7 +22,13 @@ def alternatives(forms: Iterable[str], match_mode: str = "typographic", tgt_lang
     a plain string of ``match_mode`` (the term rules' mode) in a ``tgt_lang`` target
     (``matching.no_space_target``). In a language that writes compounds the forms are always a
     regex that also admits them as compound parts (``compound_parts``)."""
-    unique = sorted({f for f in forms if f})
+    return _alternatives(tuple(sorted({f for f in forms if f})), match_mode, tgt_lang)
+
+
+@lru_cache(maxsize=16384)
+def _alternatives(unique: tuple[str, ...], match_mode: str, tgt_lang: str | None) -> tuple[str, bool]:
+    """``alternatives`` of the sorted distinct forms, remembered: each term pass and held-out fold of
+    a mining run builds most rules' entries again (~0.7 s of the demo TM's run)."""
     if not unique:
         raise ValueError("no forms")
     if compounding(tgt_lang):

@@ -113,6 +113,7 @@ def term_group(corpus: Corpus, params: MiningParams, cache: TokenCache | None = 
     (a fold's, see ``cross_fit``): left out at once, in one pass, and not reported again."""
     cache = cache if cache is not None else TokenCache()
     if told is not None:
+        return_freed_memory()
         keep = np.fromiter((u not in told for u in corpus.unit_ids), dtype=bool, count=len(corpus))
         return _term_rules(corpus, params, cache, trace, np.flatnonzero(keep).astype(np.int64), [])
     log_memory("term pass one")

@@ -65,8 +65,10 @@ def candidate_keys(name: str, term: TermCandidate, cands: Candidates, params: Mi
     frequent = len(term.units) >= params.terms.cooc_min_units
     floor = params.terms.min_consistency * len(term.units)
     facts = facts if facts is not None else KeyFacts(cands)
+    # cognate() is False for a multiword or short term whatever the key: its form is then not looked up
+    may_cognate = " " not in name and len(name) >= params.candidates.cognate_min_chars
     keys += sorted(k for k, n in counts.items()
-                   if k not in keys and ((frequent and n >= floor) or cognate(name, facts.form(k), params)))
+                   if k not in keys and ((frequent and n >= floor) or (may_cognate and cognate(name, facts.form(k), params))))
     nominal = [k for k in keys if facts.is_nominal(k)]
     if nominal or " " in name:
         return nominal

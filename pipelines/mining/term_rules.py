@@ -225,7 +225,7 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
     if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
         entry = as_written(entry, corpus.targets.gather(sample))
-    counter = np.setdiff1d(s_units, chosen_units, assume_unique=True)
+    counter = np.delete(s_units, np.searchsorted(s_units, evidence))  # s_units but the evidence (ascending, unique)
     acronym = _is_acronym(spelling)
     conv = Convention(
         dimension=f"term:{term}", rule="term", src=spelling, src_match_mode="exact" if acronym else None, expected_terms=[entry], regex=is_regex,

@@ -64,7 +64,21 @@ def lemmatizer(lang: str) -> Language | None:
     name = LEMMATIZERS.get(lang.split("-")[0].lower())
     if name is None:
         return None
-    return spacy.load(name, exclude=["parser", "ner", "senter"])
+    pipeline = spacy.load(name, exclude=["parser", "ner", "senter"])
+    _index_as_sets(pipeline)
+    return pipeline
+
+
+def _index_as_sets(pipeline: Language) -> None:
+    """The rule lemmatiser's ``lemma_index`` (known lemmas per POS) as sets: spaCy ships them as
+    lists and tests ``word in index`` for every new (word, POS), a scan of thousands of lemmas each
+    (a sixth of the tagging time on the demo TM). Membership only, so the lemmas are the same."""
+    lookups = getattr(pipeline.get_pipe("lemmatizer"), "lookups", None) if "lemmatizer" in pipeline.pipe_names else None
+    if lookups is None or not lookups.has_table("lemma_index"):
+        return
+    index = lookups.get_table("lemma_index")
+    for pos in list(index.keys()):
+        index[pos] = frozenset(index[pos])
 
 
 @lru_cache(maxsize=16)

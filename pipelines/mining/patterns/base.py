@@ -45,7 +45,7 @@ def count_variants(family: Family, targets: Sequence[str]) -> tuple[Counter[str]
     units: Counter[str] = Counter()
     for text in targets:
         for variant in family.variants:
-            n = sum(1 for _ in variant.count.finditer(text))
+            n = len(variant.count.findall(text))  # one item per match, as finditer: no match objects
             if n:
                 occ[variant.name] += n
                 units[variant.name] += 1
