@@ -91,14 +91,21 @@ CODE_SPAN_RE = re.compile(
 )
 
 
-# Rules whose ``src`` trigger is a word of the text (a term): it never matches inside a code span.
-# Other triggers keep the raw source (a source_copy rule's trigger IS a URL or a placeholder).
+# Rules whose ``src`` trigger and entries are words of the text (a term): neither matches inside a
+# code span, on the source or on the output (a placeholder glued to a word, "%sexterne", leaves the
+# word whole; a URL's path holds no rendering). Other rules keep the raw texts (a source_copy rule's
+# trigger IS a URL or a placeholder).
 MASKED_TRIGGER_RULES = frozenset({"term", "forbidden"})
 
 
 def trigger_text(rule: str, source: str) -> str:
     """The source as ``rule``'s trigger reads it (see MASKED_TRIGGER_RULES)."""
     return mask_code(source) if rule in MASKED_TRIGGER_RULES else source
+
+
+def entry_text(rule: str, output: str) -> str:
+    """The output as ``rule``'s expected terms and wrong variants read it (see MASKED_TRIGGER_RULES)."""
+    return mask_code(output) if rule in MASKED_TRIGGER_RULES else output
 
 
 def mask_code(text: str) -> str:

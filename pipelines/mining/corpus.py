@@ -203,11 +203,11 @@ class Corpus:
         name = f"folded {side}"
         if name not in self._views:
             if side not in self._folded:
-                # a source is folded with its code spans blanked, as the checker's term triggers read it
-                # (``matching.trigger_text``): ``heading_group_members`` is no unit of ``group`` (Plone
-                # keys many units by such a msgid; counted, they made consistent rules look split)
-                masked = side == "source"
-                chunks = [pl.Series(side, [fold_count(mask_code(t) if masked else t) for t in batch], dtype=pl.Utf8)
+                # folded with code spans blanked, as the checker's term triggers and entries read the
+                # texts (``matching.trigger_text``, ``entry_text``): ``heading_group_members`` is no unit
+                # of ``group`` (Plone keys many units by such a msgid; counted, they made consistent
+                # rules look split), and a URL's path holds no rendering
+                chunks = [pl.Series(side, [fold_count(mask_code(t)) for t in batch], dtype=pl.Utf8)
                           for _, batch in self._texts(side).batches()]
                 self._folded[side] = pl.concat(chunks) if chunks else pl.Series(side, [], dtype=pl.Utf8)
                 log_memory(f"folded {side}s")

@@ -6,7 +6,7 @@ the engine with it on random data. Kept deliberately simple and slow.
 
 from __future__ import annotations
 
-from housestyle.pipelines.conventions.matching import trigger_text
+from housestyle.pipelines.conventions.matching import entry_text, trigger_text
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventions.timed_regex import RegexTimeout
 from housestyle.pipelines.rules.base import ItemVerdict, error_verdict
@@ -29,7 +29,9 @@ def applies(conv: Convention, source: str) -> bool:
 
 
 def check_item(conv: Convention, source: str, output: str) -> ItemVerdict | None:
-    """The verdict for one item, or None when the convention does not apply to this source. A regex
+    """The verdict for one item, or None when the convention does not apply to this source. A term's
+    entries read the output with its code spans blanked (``matching.entry_text``): "%sexterne" holds
+    "externe", and "{fichier}" or a URL's path does not hold "fichier". A regex
     that times out (on the source's trigger or on the output) makes the item an error verdict: it
     is scored and not passed, whatever the rest of the item holds."""
     compiled = compile_convention(conv)
@@ -41,6 +43,6 @@ def check_item(conv: Convention, source: str, output: str) -> ItemVerdict | None
     except RegexTimeout as exc:
         return error_verdict(str(exc))
     try:
-        return rule.check(compiled, source, output)
+        return rule.check(compiled, source, entry_text(conv.rule, output))
     except RegexTimeout as exc:
         return error_verdict(str(exc))

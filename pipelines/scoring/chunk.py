@@ -160,6 +160,21 @@ def _trigger_columns(compiled: Sequence[Compiled], source_texts: Sequence[str]) 
     return out
 
 
+def _output_columns(compiled: Sequence[Compiled], out: Column) -> list[Column]:
+    """Per convention, the output column its entries read (``matching.entry_text``): ``out``, or
+    one shared copy with code spans blanked (same length, so spans stay raw offsets)."""
+    masked: list[Column] = []
+    read = []
+    for cc in compiled:
+        if cc.conv.rule in MASKED_TRIGGER_RULES:
+            if not masked:
+                masked.append(Column.of([mask_code(t) if t is not None else None for t in out.texts]))
+            read.append(masked[0])
+        else:
+            read.append(out)
+    return read
+
+
 def _applicability(compiled: Sequence[Compiled], columns: Sequence[Column]) -> list[Rows | None]:
     """``rowsets.applicability`` per trigger column, in the conventions' order."""
     out: list[Rows | None] = [None] * len(compiled)
@@ -192,16 +207,19 @@ def score_chunk(
     src_texts = list(source_texts)
     for system, outputs in systems.items():
         out = Column.of(list(outputs))
-        # one Aho–Corasick pass for the entries of conventions that apply to many rows; the others
-        # are matched directly on their (few) applicable rows
+        # what each convention's entries read: the output, or for a term its code spans blanked
+        read = _output_columns(compiled, out)
+        # one Aho–Corasick pass per column for the entries of conventions that apply to many rows;
+        # the others are matched directly on their (few) applicable rows
         wide = max(pass_min_rows, n // PASS_FRACTION)
-        out.run_pass(
-            entry for cc, rows in zip(compiled, appl)
-            if RULES[cc.conv.rule].static and (rows is None or len(rows) > wide)
-            for entry in cc.expected + cc.wrong
-        )
+        for column in {id(c): c for c in read}.values():
+            column.run_pass(
+                entry for cc, rows, col in zip(compiled, appl, read)
+                if col is column and RULES[cc.conv.rule].static and (rows is None or len(rows) > wide)
+                for entry in cc.expected + cc.wrong
+            )
         produced[system] = len(out.rows)
-        for index, (cc, rows) in enumerate(zip(compiled, appl)):
+        for index, (cc, rows, col) in enumerate(zip(compiled, appl, read)):
             rule = RULES[cc.conv.rule]
             rows_c = None if rows is None else rows[out.present[rows]]
             scored = len(out.rows) if rows_c is None else len(rows_c)
@@ -210,19 +228,19 @@ def score_chunk(
             undecided = {r: m for r, m in (trigger_cols[index].timeouts_of(cc.trigger) if cc.trigger is not None else {}).items()
                          if out.present[r]}
             if rule.static:
-                hits = _static_hits(cc, out, rows_c)
+                hits = _static_hits(cc, col, rows_c)
                 for entry in cc.expected + cc.wrong:
-                    undecided.update(out.timeouts_of(entry))  # of every convention sharing the entry:
+                    undecided.update(col.timeouts_of(entry))  # of every convention sharing the entry:
                 if rows_c is not None and undecided:  # keep this convention's scored rows
                     mine = set(rows_c.tolist())
                     undecided = {r: m for r, m in undecided.items() if r in mine}
                 fail_rows = union([hits.fail_rows(out), np.array(sorted(undecided), dtype=np.int64)])
                 n_failed = len(fail_rows)
-                folded = out.folded(cc.mode) if n_failed else []
+                folded = col.folded(cc.mode) if n_failed else []
                 for r in fail_rows.tolist():
                     output = out.texts[r] or ""
                     try:
-                        v = error_verdict(undecided[r]) if r in undecided else hits.explain(cc, r, output, folded)
+                        v = error_verdict(undecided[r]) if r in undecided else hits.explain(cc, r, col.texts[r] or "", folded)
                     except RegexTimeout as exc:  # re-finding the spans of a wrong variant on a long text
                         v = error_verdict(str(exc))
                         undecided[r] = str(exc)
@@ -234,7 +252,7 @@ def score_chunk(
                         v = error_verdict(undecided[r])
                     else:
                         try:
-                            v = rule.check(cc, source, output)
+                            v = rule.check(cc, source, col.texts[r] or "")
                         except RegexTimeout as exc:
                             v = error_verdict(str(exc))
                             undecided[r] = str(exc)

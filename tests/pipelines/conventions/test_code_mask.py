@@ -41,3 +41,22 @@ def test_a_msgid_key_as_source_triggers_no_term_rule() -> None:
     """Plone keys units by msgids (``folder_add_more``): an identifier is code, not the word folder."""
     conv = Convention(dimension="term:folder", rule="term", src="folder", expected_terms=["Ordner"])
     assert not applies(conv, "folder_add_more") and applies(conv, "Move to top of folder")
+
+
+def test_a_term_reads_the_output_with_its_code_spans_blanked_in_the_engine_and_the_reference() -> None:
+    """A placeholder glued to the rendering leaves it whole ("%sexterne": Sphinx fr's held-out
+    failure); a rendering only inside a placeholder or a URL is not there. Spans stay raw offsets."""
+    from housestyle.pipelines.scoring.check import check_item
+    conv = Convention(dimension="term:external", rule="term", src="external", expected_terms=["externe"])
+    outputs = {"glued": "%sexterne : cible", "inside": "cible {externe} et https://x.org/externe", "plain": "lien externe"}
+    sources = {k: "external %s: target" for k in outputs}
+    for seg, output in outputs.items():
+        got = check_item(conv, sources[seg], output)
+        assert got is not None and got.full_pass is (seg != "inside"), seg
+    result = score_systems([conv], sources, {"mt": outputs})
+    assert result.failures["segment_id"].to_list() == ["inside"]
+    assert result.failures["output"].to_list() == [outputs["inside"]]  # the raw output, not the masked one
+    wrong = Convention(dimension="term:external", rule="term", src="external", expected_terms=["externe"],
+                       wrong_variants=["extérieur"])
+    found = score_systems([wrong], {"s": "external %s"}, {"mt": {"s": "{x}extérieur externe"}}).failures
+    assert found["spans"].to_list() == [[{"start": 3, "end": 12}]]  # offsets into the raw output

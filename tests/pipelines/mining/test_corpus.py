@@ -76,7 +76,7 @@ def test_a_subset_keeps_its_units_and_their_folds(tiny: Corpus) -> None:
     folded = list(tiny.folded_targets)  # folds made before the subset are gathered, not made again
     part = tiny.subset(rows)
     assert list(part.unit_ids) == [tiny.unit_ids[i] for i in rows]
-    assert list(part.folded_targets) == [folded[i] for i in rows] == [fold_count(tiny.targets[i]) for i in rows]
+    assert list(part.folded_targets) == [folded[i] for i in rows] == [fold_count(mask_code(tiny.targets[i])) for i in rows]
     assert list(part.folded_sources) == [fold_count(mask_code(tiny.sources[i])) for i in rows]
     tiny.release_folds()
     assert list(tiny.folded_targets) == folded
@@ -119,10 +119,11 @@ def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) 
     assert hashed_sample(twins, 2) == expected
 
 
-def test_a_source_is_folded_with_its_code_spans_blanked() -> None:
-    """A term in a msgid key, a placeholder or a URL is no occurrence of it: the miner counts the
-    units of a term as the checker's trigger reads them (``matching.trigger_text``)."""
+def test_texts_are_folded_with_their_code_spans_blanked() -> None:
+    """A term in a msgid key, a placeholder or a URL is no occurrence of it, nor a rendering in a
+    target's URL: the miner counts units as the checker reads them (``matching.trigger_text``,
+    ``entry_text``)."""
     corpus = Corpus(["a", "b"], ["heading_group_members", "The Group of {group} at http://x.org/group"],
-                    ["Membres", "Le groupe"], "en", "fr")
+                    ["Membres", "Le groupe de {group} sur http://x.org/groupe"], "en", "fr")
     assert [t.split() for t in corpus.folded_sources] == [[], ["the", "group", "of", "at"]]
-    assert list(corpus.folded_targets) == ["membres", "le groupe"]
+    assert [t.split() for t in corpus.folded_targets] == [["membres"], ["le", "groupe", "de", "sur"]]
