@@ -17,6 +17,7 @@ in an output, so it only widens an alternation. What is never generated: gender 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 
 _PREPOSITION_OR_DETERMINER = frozenset({"ADP", "DET", "CCONJ", "SCONJ", "PRON", "PUNCT"})
 _PARTICIPLE = re.compile(r"(?:é|i|u|is|it|ert|int|uit)$")
@@ -157,8 +158,9 @@ def bare_complements(words: list[str], lemmas: list[str], tags: list[str]) -> li
     ``des fichiers``, ``d'un fichier``, ``de l'image``. French writes the classifier (``extension de
     fichier``) and the determined phrase (``l'extension du fichier``) for one term; the article is the
     sentence's grammar, not the client's choice (issue 25: Plone fr's ``file extension`` failed 4 held-out
-    units for it). Gender is not known here, so both genders' articles are written; the one that does
-    not fit never occurs in an output. A complement with its own article (``port du casque``) is left alone."""
+    units for it). Gender is not known here, so both genders' articles are written; ``agrees`` keeps those
+    that fit the noun (``paradigm.generated_forms``). A complement with its own article (``port du casque``)
+    is left alone."""
     if (len(words), len(lemmas), len(tags)) != (2, 2, 2) or tags[1] != "NOUN" or words[0] not in ("de", "d'") \
             or not lemmas[1] or words[1] not in {lemmas[1]} | plural(lemmas[1]):
         return []
@@ -170,6 +172,44 @@ def bare_complements(words: list[str], lemmas: list[str], tags: list[str]) -> li
     if noun[0] not in "aeiouyâàéèêîïôû":
         out += [["de", noun], ["du", noun], ["de", "la", noun], *(["de", p] for p in many)]
     return out
+
+
+_MASCULINE, _FEMININE = frozenset({"le", "un", "du", "au", "ce", "cet"}), frozenset({"la", "une", "cette"})
+
+
+def noun_genders(runs: Iterable[Sequence[tuple[str, str, str]]]) -> dict[str, str]:
+    """Noun lemma -> "m" or "f", from the determiners the TM writes before it: each run is a target's
+    tokens as (norm, lemma, POS). A gender is known from at least 2 votes and more than 3 votes to
+    each one against (a tagging or tokenising slip). Used to keep only the articles that agree with a
+    complement noun (``bare_complements`` writes both genders; ``agrees`` judges them)."""
+    votes: dict[str, list[int]] = {}
+    for run in runs:
+        for (before, _, _), (_, lemma, pos) in zip(run, run[1:]):
+            if pos == "NOUN" and (before in _MASCULINE or before in _FEMININE):
+                votes.setdefault(lemma, [0, 0])[before in _FEMININE] += 1
+    return {lemma: "mf"[fem > masc] for lemma, (masc, fem) in votes.items()
+            if max(masc, fem) >= 2 and max(masc, fem) > 3 * min(masc, fem)}
+
+
+def _gendered(form: str) -> list[tuple[str, str]]:
+    """(gender, noun) of each gendered article of a complement in ``form``: du, de la, d'un, d'une."""
+    words = [w for w in _WORD_SPLIT.split(form) if w]
+    out = []
+    for i, word in enumerate(words[:-1]):
+        before = words[i - 1] if i else ""
+        if word == "du" or (word == "un" and before == "d'"):
+            out.append(("m", words[i + 1]))
+        elif (word == "la" and before == "de") or (word == "une" and before == "d'"):
+            out.append(("f", words[i + 1]))
+    return out
+
+
+def agrees(form: str, genders: Mapping[str, str], attested: Iterable[str]) -> bool:
+    """Whether each gendered article before a complement in ``form`` is attested so in ``attested``
+    (``port du masque``) or fits the noun's gender in ``genders``: a form whose noun's gender is not
+    known keeps only the articles that have none (de, des, d', de l')."""
+    seen = {pair for known in attested for pair in _gendered(known)}
+    return all(pair in seen or genders.get(pair[1]) == pair[0] for pair in _gendered(form))
 
 
 def _join(words: list[str]) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from housestyle.pipelines.langtags import primary_subtag
@@ -96,6 +96,9 @@ FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] 
 }
 
 
+# Per target language: whether a generated form's articles agree with their nouns (form, genders, attested forms).
+AGREEMENT: dict[str, Callable[[str, Mapping[str, str], Sequence[str]], bool]] = {"fr": inflect_fr.agrees}
+
 # Per target language: the function words a generator writes (inflect_fr's articles, as split at
 # the apostrophe): real words the lexicon does not list (simplemma's French table lacks ``du``, ``l``).
 CLOSED_CLASS: dict[str, frozenset[str]] = {"fr": inflect_fr.ARTICLE_WORDS}
@@ -129,11 +132,17 @@ def _acronym(term: str) -> bool:
     return " " not in term and term.isupper() and sum(c.isalpha() for c in term) >= 2
 
 
-def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:
+def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str,
+                    genders: Mapping[str, str] | None = None) -> list[str]:
     """``_generated_forms``, remembered: a mining run asks for the same rendering's forms in each of
-    its term passes and held-out folds (~1.5 s of the demo TM's run)."""
+    its term passes and held-out folds (~1.5 s of the demo TM's run). ``genders`` (noun lemma -> m/f,
+    ``inflect_fr.noun_genders`` of the TM): a generated article must agree with its noun, and where the
+    gender is not known only the articles without one are kept (``extension des fichiers``, never
+    ``extension de la fichier``)."""
     tags = tuple(sorted(pos.items())) if pos is not None else None
-    return list(_remembered_forms(tuple(forms), key, tags, lang, term))
+    out = _remembered_forms(tuple(forms), key, tags, lang, term)
+    agree = AGREEMENT.get(primary_subtag(lang))
+    return [f for f in out if f in forms or agree(f, genders or {}, forms)] if agree else list(out)
 
 
 @lru_cache(maxsize=16384)

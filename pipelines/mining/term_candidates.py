@@ -154,6 +154,7 @@ class Candidates:
     pos: dict[str, Counter[str]]  # rendering lemma key -> POS sequences seen ("" without a tagger)
     unit_keys: list[frozenset[str]]  # per sample unit: lemma keys of its target content words
     word_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)  # adjacent source words -> units with them
+    genders: dict[str, str] = field(default_factory=dict)  # target noun lemma -> m/f where the TM's articles tell (French)
 
 
 def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[Sequence[Tok]],

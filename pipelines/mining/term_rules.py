@@ -18,12 +18,14 @@ import numpy as np
 
 from housestyle.pipelines.conventions.compound_parts import compounding
 from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.mining.align import align_with_sure
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
 from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
+from housestyle.pipelines.mining.inflect_fr import noun_genders
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
@@ -60,6 +62,8 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
                   iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.terms.form_suffix_slack)
+    if primary_subtag(corpus.tgt_lang) == "fr":  # the articles a generated French form may take
+        cands.genders = noun_genders([(t.norm, t.key, t.pos) for t in toks] for toks in tgt_toks)
     return cands
 
 
@@ -221,7 +225,8 @@ def _decide(term: str, cands: Candidates, choices: list[Choice], s_units: np.nda
         # each lemma key folded into the rendering inflects by its own analysis (``alternatif`` gives
         # ``alternatifs``, which the key ``alternative`` cannot)
         forms = sorted(set(forms).union(*(generated_forms(sorted(cands.forms.get(key) or chosen.forms), key, cands.pos.get(key),
-                                                          corpus.tgt_lang, spelling) for key in (chosen.key, *chosen.siblings))))
+                                                          corpus.tgt_lang, spelling, cands.genders)
+                                          for key in (chosen.key, *chosen.siblings))))
     entry, is_regex = alternatives(forms, tgt_lang=corpus.tgt_lang)
     if not is_regex:  # a name keeps its capitals (Mozilla); matching folds it anyway
         entry = as_written(entry, corpus.targets.gather(sample))
@@ -263,7 +268,8 @@ def _whole_expression(term: str, chosen: Choice, choices: list[Choice], cands: C
         replacement = None if whole is None else (whole, key_hits[whole.key])
     if replacement is None or replacement[0].coverage < params.terms.min_consistency:
         # the aligner linked a longer rendering, not the one the TM writes: read it off the targets
-        numbers = generated_forms(sorted(chosen.forms), chosen.key, cands.pos.get(chosen.key), corpus.tgt_lang, term)
+        numbers = generated_forms(sorted(chosen.forms), chosen.key, cands.pos.get(chosen.key), corpus.tgt_lang, term,
+                                  cands.genders)
         spelled = attested_context(numbers, corpus.folded_targets.gather(sample), params.terms.compound_share)
         if spelled:
             replacement = measured(spelled[0], spelled, 0, s_units, corpus)

@@ -82,3 +82,14 @@ def test_complements_attested_in_the_plural_or_after_an_h_and_malformed_inputs()
     assert bare_complements(["de", "x"], ["de"], ["ADP", "NOUN"]) == []  # lemmas that do not fit the words
     assert bare_complements(["de", "x"], ["de", ""], ["ADP", "NOUN"]) == []
     assert bare_complements(["de", "rapides"], ["de", "rapide"], ["ADP", "ADJ"]) == []  # not a noun
+
+
+def test_noun_genders_come_from_the_determiners_the_tm_writes() -> None:
+    from housestyle.pipelines.mining.inflect_fr import agrees, noun_genders
+    runs = [[("le", "le", "DET"), ("fichier", "fichier", "NOUN")], [("un", "un", "DET"), ("fichiers", "fichier", "NOUN")],
+            [("la", "le", "DET"), ("page", "page", "NOUN")],  # one vote: not enough
+            [("la", "le", "DET"), ("mode", "mode", "NOUN")], [("le", "le", "DET"), ("mode", "mode", "NOUN")]]  # split
+    assert noun_genders(runs) == {"fichier": "m"}
+    assert agrees("extension du fichier", {"fichier": "m"}, []) and not agrees("extension de la fichier", {"fichier": "m"}, [])
+    assert not agrees("extension du fichier", {}, []) and agrees("extension des fichiers", {}, [])
+    assert agrees("ports du masque", {}, ["port du masque"])  # attested article

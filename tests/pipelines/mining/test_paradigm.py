@@ -118,10 +118,28 @@ def test_a_capitalised_ui_label_inflects_but_a_name_stays_as_spelled() -> None:
     assert generated_forms(["orange"], "orange", Counter({"PROPN": 3}), "fr", "Orange") == ["orange"]
 
 
-def test_generated_articles_are_real_words_though_the_lexicon_lacks_them() -> None:
-    """simplemma's French table lists neither ``du`` nor ``l``: the generator's articles are kept."""
-    got = generated_forms(["extension de fichier"], "extension de fichier", Counter({"NOUN ADP NOUN": 2}), "fr", "file extension")
-    assert {"extension du fichier", "extensions des fichiers"} <= set(got)
+def test_generated_articles_agree_with_the_noun_the_tm_tells_and_have_no_gender_otherwise() -> None:
+    """simplemma's French table lists neither ``du`` nor ``l``: the generator's articles are kept as
+    words; a gendered one only where the TM's determiners tell the noun's gender (``noun_genders``)."""
+    args = (["extension de fichier"], "extension de fichier", Counter({"NOUN ADP NOUN": 2}), "fr", "file extension")
+    told = set(generated_forms(*args, {"fichier": "m"}))
+    assert {"extension du fichier", "extension d'un fichier", "extensions des fichiers"} <= told
+    assert not any(" de la " in f or "d'une" in f for f in told)
+    unknown = set(generated_forms(*args))
+    assert "extension des fichiers" in unknown and not any(" du " in f or " la " in f or "d'un" in f for f in unknown)
+    # an article the TM itself writes stays, whatever is known of the noun
+    assert "ports du masque" in generated_forms(["port du masque"], "port de le masque", Counter({"NOUN ADP DET NOUN": 1}),
+                                                "fr", "mask wearing")
+
+
+def test_a_mined_n_de_n_rule_takes_the_articles_of_its_nouns_gender(make_corpus: Callable[..., Corpus]) -> None:
+    pairs = [(f"Check the file extension {i}.", f"Vérifiez l'extension de fichier {i}.") for i in range(4)] + [
+        (f"Open the file {i}.", f"Ouvrez le fichier {i}.") for i in range(3)]
+    rule = next(c for c in mine_terms(make_corpus(pairs), MiningParams()).conventions if c.src == "file extension")
+    for output, passes in (("L'extension du fichier est fausse.", True), ("Les extensions des fichiers", True),
+                           ("L'extension de la fichier", False)):  # the TM writes "le fichier": masculine
+        verdict = check_item(rule, "The file extension is wrong.", output)
+        assert verdict is not None and verdict.full_pass is passes, output
 
 
 def test_a_borrowed_english_word_keeps_its_english_plural_and_a_name_does_not() -> None:
