@@ -165,6 +165,7 @@ def required_factors(pattern: str) -> tuple[str, ...] | None:
     return None if best is None else tuple(sorted(best))
 
 
+@lru_cache(maxsize=16384)  # a set's writer asks twice per rule (conventions.jsonl and .parquet)
 def literal_forms(entry: str, is_regex: bool) -> tuple[str, ...] | None:
     """The literal strings an entry stands for, for people (review packets, glossaries): a plain
     string is itself; a regex whose language is finite and small (the miner's bounded alternations,

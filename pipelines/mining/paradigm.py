@@ -139,16 +139,19 @@ def generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, la
     ``inflect_fr.noun_genders`` of the TM): a generated article must agree with its noun, and where the
     gender is not known only the articles without one are kept (``extension des fichiers``, never
     ``extension de la fichier``)."""
-    tags = tuple(sorted(pos.items())) if pos is not None else None
-    out = _remembered_forms(tuple(forms), key, tags, lang, term)
+    # What the forms depend on of the POS counts: the most frequent tag and which tags occur (the
+    # counts differ between passes, and would make every pass's call a new one).
+    top = max(pos.items(), key=lambda kv: (kv[1], kv[0]))[0] if pos else None
+    out = _remembered_forms(tuple(forms), key, top, tuple(sorted(pos)) if pos else (), lang, term)
     agree = AGREEMENT.get(primary_subtag(lang))
     return [f for f in out if f in forms or agree(f, genders or {}, forms)] if agree else list(out)
 
 
 @lru_cache(maxsize=16384)
-def _remembered_forms(forms: tuple[str, ...], key: str, tags: tuple[tuple[str, int], ...] | None, lang: str,
+def _remembered_forms(forms: tuple[str, ...], key: str, top: str | None, tags: tuple[str, ...], lang: str,
                       term: str) -> tuple[str, ...]:
-    return tuple(_generated_forms(forms, key, Counter(dict(tags)) if tags is not None else None, lang, term))
+    pos = Counter({tag: 2 if tag == top else 1 for tag in tags}) if top is not None else None  # same top, same tags
+    return tuple(_generated_forms(forms, key, pos, lang, term))
 
 
 def _generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, lang: str, term: str) -> list[str]:

@@ -181,10 +181,9 @@ class TokenCache:
         return packed
 
     def _unpack(self, packed: array[int]) -> list[Tok]:
-        strings = self._strings
-        return [Tok(packed[k], packed[k + 1], strings[packed[k + 3]], bool(packed[k + 2] & 1), bool(packed[k + 2] & 2),
-                    bool(packed[k + 2] & 4), strings[packed[k + 4]], strings[packed[k + 5]])
-                for k in range(0, len(packed), 6)]
+        strings, v = self._strings, packed.tolist()
+        return [Tok(start, end, strings[norm], bool(flags & 1), bool(flags & 2), bool(flags & 4), strings[lemma], strings[pos])
+                for start, end, flags, norm, lemma, pos in zip(v[0::6], v[1::6], v[2::6], v[3::6], v[4::6], v[5::6])]
 
 
 @lru_cache(maxsize=4)
