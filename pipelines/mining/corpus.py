@@ -56,7 +56,8 @@ def primary(lang: str | None) -> str:
 class Texts(Sequence[str]):
     """A string column read as a sequence of str. Iterating walks it batch by batch (one batch of
     Python strings alive at a time); ``gather`` reads the units a step needs. A bounded sample read
-    unit by unit carries its strings as a list (``Corpus.listed``)."""
+    unit by unit carries its strings as a list (``Corpus.listed``), and so does a column of at most
+    ``LISTED_MAX`` texts once gathered from."""
 
     __slots__ = ("series", "values")
 

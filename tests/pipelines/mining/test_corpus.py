@@ -6,14 +6,18 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
+
+import housestyle.pipelines.mining.corpus as corpus_module
 
 from housestyle.pipelines.mining.association import unit_hits
 from housestyle.pipelines.conventions.matching import mask_code
 from housestyle.pipelines.mining.corpus import (
     MINING_COLUMNS,
     Corpus,
+    Texts,
     batched_unit_hits,
     concat_hits,
     corpus_from_units,
@@ -69,6 +73,19 @@ def test_texts_read_in_batches_are_the_column(tiny: Corpus) -> None:
     listed = tiny.listed()
     assert (listed.sources[2], list(listed.targets), listed.unit_ids.gather([1])) == (
         whole[2], list(tiny.targets), [tiny.unit_ids[1]])
+
+
+def test_a_gathered_column_reads_the_same_from_its_list_or_from_the_series(tiny: Corpus) -> None:
+    whole = tiny.frame["target"].to_list()
+    listed, large = Texts(tiny.frame["target"]), Texts(tiny.frame["target"])
+    picks = np.array([3, 0, 3, len(whole) - 1], dtype=np.int32)
+    assert listed.gather(picks) == [whole[i] for i in picks] and listed.values == whole  # small: listed once
+    corpus_module.LISTED_MAX, before = 0, corpus_module.LISTED_MAX
+    try:
+        assert large.gather(picks) == listed.gather(picks.tolist()) and large.values is None
+    finally:
+        corpus_module.LISTED_MAX = before
+    assert [t for _, batch in listed.batches(2) for t in batch] == whole
 
 
 def test_a_subset_keeps_its_units_and_their_folds(tiny: Corpus) -> None:

@@ -16,7 +16,7 @@ from housestyle.pipelines.mining.mine import mine_corpus
 from housestyle.pipelines.mining.params import MiningParams
 from housestyle.pipelines.mining.term_explain import explain
 from housestyle.pipelines.mining.term_rules import mine_terms
-from housestyle.pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA
+from housestyle.pipelines.mining.term_trace import TRACE_FILE, TRACE_SCHEMA, _list_series
 
 
 def test_every_candidate_has_one_decision_and_every_rule_its_row(tiny: Corpus) -> None:
@@ -77,3 +77,11 @@ REAL_TERMS: dict[str, str] = {
     "ability": "ability [en→fr]: rejected (general_word)\n  why: a general word (zipf 5.0 >= terms.general_zipf 4.0), coverage 0.60",
     "of countries": "the miner never considered it (not a candidate: it starts or ends with 'of'",
 }
+
+
+def test_list_columns_built_through_arrow_are_polars_own() -> None:
+    renderings = [[], [{"lemma_key": "taux", "form": "taux", "support": None, "coverage": None, "aligned": 3},
+                       {"lemma_key": "prix", "form": "prix", "support": 2, "coverage": 0.5, "aligned": 1}], []]
+    unit_ids: list[list[str]] = [["u1", "u2"], [], ["é"]]
+    for name, rows in (("renderings", renderings), ("unit_ids", unit_ids)):
+        assert _list_series(name, rows).equals(pl.Series(name, rows, dtype=TRACE_SCHEMA[name]), check_dtypes=True)
