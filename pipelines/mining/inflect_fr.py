@@ -206,7 +206,7 @@ def _gendered(form: str) -> list[tuple[str, str]]:
 
 def agrees(form: str, genders: Mapping[str, str], attested: Iterable[str]) -> bool:
     """Whether each gendered article before a complement in ``form`` is attested so in ``attested``
-    (``port du masque``) or fits the noun's gender in ``genders``: a form whose noun's gender is not
+    (``port du casque``) or fits the noun's gender in ``genders``: a form whose noun's gender is not
     known keeps only the articles that have none (de, des, d', de l')."""
     seen = {pair for known in attested for pair in _gendered(known)}
     return all(pair in seen or genders.get(pair[1]) == pair[0] for pair in _gendered(form))
