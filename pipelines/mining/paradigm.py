@@ -27,6 +27,7 @@ from functools import lru_cache
 from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.mining import inflect_de, inflect_fr, inflect_ru, lexicon
 from housestyle.pipelines.mining.term_candidates import Candidates
+from housestyle.pipelines.mining.termhood import zipf
 from housestyle.pipelines.mining.tokens import Tok, fold_count, mask
 
 Occurrence = tuple[tuple[str, ...], str, str]  # (word norms, POS sequence, folded surface)
@@ -182,7 +183,8 @@ def _generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, l
         tags = "VERB"  # a verb the tagger read as a name or noun: its participles agree ("modifiées")
     for form in forms:
         out |= generate(form, key, tags, frozen)
-    lexical |= english_plurals(forms, term, frozen)
+    if tags in ("NOUN", "PROPN", ""):  # an English adjective has no plural (viral: never "virals"); "" = no tagger (de)
+        lexical |= english_plurals(forms, term, frozen)
     out |= lexical
     attested = {w for f in forms for w in _WORDS.split(f) if w} | frozen | CLOSED_CLASS.get(primary_subtag(lang), frozenset())
     # a word the lexicon does not know (courriel) cannot have its inflections judged by it: its regular
@@ -196,14 +198,20 @@ def _generated_forms(forms: Sequence[str], key: str, pos: Counter[str] | None, l
 def english_plurals(forms: Sequence[str], term: str, frozen: frozenset[str] = frozenset()) -> set[str]:
     """The English plural of a one-word rendering copied from the English term (``proxy`` → ``proxies``,
     as German and French UIs write a borrowed word: Plone de's held-out "URLs aller Proxies" failed
-    ``proxy``), when English's lexicon lists it: ``-s``, ``-es`` or ``-ies``, never another form of the
-    lemma (``proxied``). The target's own plural comes from its generator as for any word; a name
-    (``frozen``: ``Diamond``) gets none."""
+    ``proxy``): English's regular plural (-ies after a consonant's y, -es after a sibilant, else -s),
+    kept only when wordfreq's English list, which termhood already holds, attests it (loading
+    simplemma's English table for this cost ~25 MB of the demo run's peak). The target's own plural
+    comes from its generator as for any word; a name (``frozen``: ``Diamond``) gets none."""
     word = fold_count(term)
-    if " " in word or not word.isalpha() or word not in forms or word in frozen:
+    if " " in word or not word.isalpha() or word not in forms or word in frozen or len(word) < 3:
         return set()
-    listed = lexicon.lemma_forms(word, "en")
-    return {w for w in (word + "s", word + "es", word[:-1] + "ies") if w in listed and w != word}
+    if word.endswith("y") and word[-2] not in "aeiou":
+        plural = word[:-1] + "ies"
+    elif word.endswith(("s", "x", "z", "ch", "sh")):
+        plural = word + "es"
+    else:
+        plural = word + "s"
+    return {plural} if zipf(plural, "en") > 0 else set()
 
 
 # Tags of a verb used as one (infinitive, finite, auxiliary): see tokens.tokenize.

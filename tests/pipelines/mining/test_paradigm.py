@@ -148,3 +148,7 @@ def test_a_borrowed_english_word_keeps_its_english_plural_and_a_name_does_not() 
     assert "proxied" not in generated_forms(["proxy"], "proxy", Counter({"NOUN": 3}), "fr", "proxy")
     assert generated_forms(["diamond"], "diamond", Counter({"NOUN": 3}), "fr", "Diamond") == ["diamond"]
     assert generated_forms(["fichier"], "fichier", Counter({"NOUN": 3}), "fr", "file") == ["fichier", "fichiers"]
+
+
+def test_a_copied_english_adjective_takes_no_english_plural() -> None:
+    assert "virals" not in generated_forms(["viral"], "viral", Counter({"ADJ": 3}), "fr", "viral")
