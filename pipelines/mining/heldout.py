@@ -18,9 +18,11 @@ units each, run after the full one so the peak is the larger run's, not their su
 unit alone is not redone: the folds reuse the full run's tokens, lemmas and POS tags
 (``mine.cross_fit``: spaCy tagging was a third of a run), and build no term trace. What counts over
 units (alignment, co-occurrence, hits, thresholds) is the fold's own. `housestyle mine` on the demo
-TICO-19 en→fr TMX (idle machine): 44 s / 730 MB without the cross-fit; with it 1:20-1:29 wall,
-77-86 s user, 912 MB peak RSS before that reuse, 1:04-1:06, 62-64 s, 837-848 MB after
-(tests/bench/results/mining_cost_2026-12-06.md).
+TICO-19 en→fr TMX: 44 s / 730 MB without the cross-fit; with it 1:20-1:29 wall, 77-86 s user,
+912 MB peak RSS before that reuse, 1:04-1:06, 62-64 s, 837-848 MB after
+(tests/bench/results/mining_cost_2026-12-06.md), 0:48.8-0:50.6, 47-50 s, 794-801 MB in 0.4.1
+(mining_cost_h25t_2026-12-06.md). On 1M units of real text the folds make mining ~4x the CPU
+(38:52 wall, 2,226 s user, 3.68 GiB, was 10:07 / 2.79 GiB without them).
 """
 
 from __future__ import annotations
