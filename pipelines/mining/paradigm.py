@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from housestyle.pipelines.langtags import primary_subtag
@@ -99,6 +99,9 @@ FORM_GENERATORS: dict[str, Callable[[str, str, str, frozenset[str]], set[str]]] 
 
 # Per target language: whether a generated form's articles agree with their nouns (form, genders, attested forms).
 AGREEMENT: dict[str, Callable[[str, Mapping[str, str], Sequence[str]], bool]] = {"fr": inflect_fr.agrees}
+# Per target language: noun lemma -> gender from the TM's tokens, as (norm, lemma, POS) runs.
+GENDER_READERS: dict[str, Callable[[Iterable[Sequence[tuple[str, str, str]]]], dict[str, str]]] = {
+    "fr": inflect_fr.noun_genders}
 
 # Per target language: the function words a generator writes (inflect_fr's articles, as split at
 # the apostrophe): real words the lexicon does not list (simplemma's French table lacks ``du``, ``l``).

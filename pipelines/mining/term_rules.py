@@ -25,9 +25,8 @@ from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, 
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
 from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
 from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
-from housestyle.pipelines.mining.inflect_fr import noun_genders
 from housestyle.pipelines.mining.inflection import alternatives
-from housestyle.pipelines.mining.paradigm import add_attested_forms, generated_forms
+from housestyle.pipelines.mining.paradigm import GENDER_READERS, add_attested_forms, generated_forms
 from housestyle.pipelines.mining.params import MiningParams, at_least
 from housestyle.pipelines.mining.precedence import add_precedence
 from housestyle.pipelines.mining.spelling import as_written
@@ -62,8 +61,8 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
                   iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.terms.form_suffix_slack)
-    if primary_subtag(corpus.tgt_lang) == "fr":  # the articles a generated French form may take
-        cands.genders = noun_genders([(t.norm, t.key, t.pos) for t in toks] for toks in tgt_toks)
+    if (read_genders := GENDER_READERS.get(primary_subtag(corpus.tgt_lang))) is not None:  # articles a generated form may take
+        cands.genders = read_genders([(t.norm, t.key, t.pos) for t in toks] for toks in tgt_toks)
     return cands
 
 

@@ -145,33 +145,19 @@ class Chunk:
     produced: dict[str, int]
 
 
-def _trigger_columns(compiled: Sequence[Compiled], source_texts: Sequence[str]) -> list[Column]:
-    """Per convention, the source column its trigger reads (``matching.trigger_text``)."""
-    raw = Column.of(list(source_texts))
-    masked: list[Column] = []
-    out = []
-    for cc in compiled:
-        if cc.conv.rule in MASKED_TRIGGER_RULES:
-            if not masked:
-                masked.append(Column.of([mask_code(t) for t in source_texts]))
-            out.append(masked[0])
-        else:
-            out.append(raw)
-    return out
-
-
-def _output_columns(compiled: Sequence[Compiled], out: Column) -> list[Column]:
-    """Per convention, the output column its entries read (``matching.entry_text``): ``out``, or
-    one shared copy with code spans blanked (same length, so spans stay raw offsets)."""
+def _masked_columns(compiled: Sequence[Compiled], raw: Column) -> list[Column]:
+    """Per convention, the column it reads: ``raw``, or for the MASKED_TRIGGER_RULES one shared copy
+    with code spans blanked (same length, so spans stay raw offsets). The triggers read the sources
+    so (``matching.trigger_text``), the entries the outputs (``matching.entry_text``)."""
     masked: list[Column] = []
     read = []
     for cc in compiled:
         if cc.conv.rule in MASKED_TRIGGER_RULES:
             if not masked:
-                masked.append(Column.of([mask_code(t) if t is not None else None for t in out.texts]))
+                masked.append(Column.of([mask_code(t) if t is not None else None for t in raw.texts]))
             read.append(masked[0])
         else:
-            read.append(out)
+            read.append(raw)
     return read
 
 
@@ -198,7 +184,7 @@ def score_chunk(
     ``seg_ids[i]`` or None when the system did not produce it."""
     compiled = [compile_convention(c) for c in conventions]
     # a term's trigger never matches inside placeholders or markup (``{user}`` is not the word "user")
-    trigger_cols = _trigger_columns(compiled, source_texts)
+    trigger_cols = _masked_columns(compiled, Column.of(list(source_texts)))
     appl = _applicability(compiled, trigger_cols)
     n = len(seg_ids)
     counts: dict[str, list[Any]] = {name: [] for name in COUNTS_SCHEMA}
@@ -208,7 +194,7 @@ def score_chunk(
     for system, outputs in systems.items():
         out = Column.of(list(outputs))
         # what each convention's entries read: the output, or for a term its code spans blanked
-        read = _output_columns(compiled, out)
+        read = _masked_columns(compiled, out)
         # one Aho–Corasick pass per column for the entries of conventions that apply to many rows;
         # the others are matched directly on their (few) applicable rows
         wide = max(pass_min_rows, n // PASS_FRACTION)
