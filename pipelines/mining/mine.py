@@ -20,7 +20,7 @@ from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.anchors import anchor_outcomes, anchor_trials, kept_rare_anchor
 from housestyle.pipelines.mining.conflicts import dimension_conflicts
 from housestyle.pipelines.mining.corpus import Corpus, corpus_from_units, log_memory
-from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts
+from housestyle.pipelines.mining.heldout import apply_heldout, heldout_counts, sample_of
 from housestyle.pipelines.mining.merge import Mined, MiningResult, empty_evidence, merge
 from housestyle.pipelines.mining.numeric import mine_numeric
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
@@ -206,14 +206,17 @@ def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAU
     rules only: no term trace is built for it. A fold leaves out the units the full run told
     misaligned and mines its terms in one pass (``term_group(told=…)``), instead of telling them
     again from its own first pass: the full run had more evidence, and that second pass was a
-    third of the cross-fit's term mining."""
+    third of the cross-fit's term mining. Above ``params.heldout.max_units`` units the folds are cut
+    from a hashed sample of about that many (``heldout.sample_of``; ``stats["cross_fit"]``)."""
     if result.conventions:
         cache = cache if cache is not None else TokenCache()
         misaligned = {str(row["unit_id"]) for row in result.suspects}
+        sample = sample_of(corpus.unit_ids, params.heldout.max_units)
         counts = heldout_counts(corpus, result.conventions,
                                 lambda part: _mine_all(part, params, cache, trace=False, told=misaligned).conventions,
-                                excluded=misaligned)
+                                excluded=misaligned, sample=sample)
         apply_heldout(result.conventions, counts, params)
+        result.stats["cross_fit"] = {"units": len(corpus), "sampled_units": int(sample.sum())}
         log_memory("held-out done")
 
 

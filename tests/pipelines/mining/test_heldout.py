@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.heldout import (
-    FOLDS, apply_heldout, bar_of, fold_of, fold_scores, heldout_counts, heldout_table, rule_key,
+    FOLDS, apply_heldout, bar_of, fold_of, fold_scores, heldout_counts, heldout_table, rule_key, sample_of,
 )
 from housestyle.pipelines.mining.mine import cross_fit, mine_corpus, term_group
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS
@@ -107,6 +107,35 @@ def test_misaligned_units_judge_no_rule() -> None:
     assert sum(seen) == (FOLDS - 1) * len(corpus)  # each fold's complement mined whole
 
 
+def test_the_cross_fit_sample_is_bounded_and_per_unit() -> None:
+    """Up to ``max_units`` every unit is used; beyond, about ``max_units`` by a per-unit draw that is
+    independent of order, of the other units, and of the unit's fold."""
+    ids = [f"u{i:05d}" for i in range(20_000)]
+    assert sample_of(ids, 20_000).all() and sample_of(ids, 0).all()
+    mask = sample_of(ids, 2_000)
+    assert 1_800 < mask.sum() < 2_200
+    chosen = {u for u, m in zip(ids, mask) if m}
+    backwards = ids[::-1]
+    assert chosen == {u for u, m in zip(backwards, sample_of(backwards, 2_000)) if m}  # order does not matter
+    assert 800 < sum(fold_of(u) == 0 for u in chosen) < 1_200  # both folds in the sample
+
+
+def test_fold_scores_cut_their_folds_from_the_sample() -> None:
+    pairs = [(f"Open the browser {i}", f"Ouvrez le navigateur {i}") for i in range(40)]
+    corpus = corpus_of(pairs)
+    rules = [term("browser", "navigateur")]
+    seen: list[int] = []
+
+    def mine(part: Corpus) -> Iterable[Convention]:
+        seen.append(len(part))
+        return rules
+
+    sample = sample_of(corpus.unit_ids, 10)
+    counts = heldout_counts(corpus, rules, mine, sample=sample)
+    assert counts[rules[0].convention_id] == (int(sample.sum()), int(sample.sum()))  # judged on the sample only
+    assert sum(seen) == (FOLDS - 1) * int(sample.sum()) < len(corpus)
+
+
 def test_bars_demote_only_candidates() -> None:
     kept, low, reviewed = term("a", "b"), term("c", "d"), term("e", "f")
     reviewed.status = "validated"
@@ -133,6 +162,11 @@ def test_mine_corpus_writes_heldout_counts(tiny: Corpus) -> None:
     plain = mine_corpus(tiny, heldout=False)
     assert {c.convention_id for c in plain.conventions} == {c.convention_id for c in result.conventions}
     assert all(c.heldout_items is None and c.status == "candidate" for c in plain.conventions)
+    assert result.stats["cross_fit"] == {"units": len(tiny), "sampled_units": len(tiny)}
+    sampled = mine_corpus(tiny, DEFAULT_PARAMS.with_({"heldout.max_units": len(tiny) // 2}))
+    assert 0 < sampled.stats["cross_fit"]["sampled_units"] < len(tiny)
+    assert {c.convention_id for c in sampled.conventions} == {c.convention_id for c in result.conventions}
+    assert sum(c.heldout_items or 0 for c in sampled.conventions) < sum(c.heldout_items or 0 for c in result.conventions)
 
 
 def test_cross_fit_reuses_the_units_analysis_and_counts_the_same(tiny: Corpus) -> None:
