@@ -246,6 +246,10 @@ def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None 
     of millions of hits). ``raws``, the unfolded column, tells a hyphen from a dash the fold wrote
     as one (SPEC §2: hyphen-joined words are one word); ``compound``: see ``unit_hits``."""
     dtype = np.int32 if len(texts) < 2**31 else np.int64
+    rows = _rows_holding(patterns, texts)
+    if rows is not None:  # few texts can hold a pattern: search those alone, hits named in the column
+        hits = unit_hits(patterns, texts.gather(rows), None if raws is None else raws.gather(rows), compound)
+        return [rows[np.asarray(h, dtype=np.int64)].astype(dtype) for h in hits]
     found: list[np.ndarray] = []  # per batch: its hits, pattern by pattern
     counts: list[np.ndarray] = []  # per batch: hits of each pattern
     raw_batches = raws.batches(size) if raws is not None else None
@@ -271,6 +275,23 @@ def batched_unit_hits(patterns: Sequence[str], texts: Texts, raws: Texts | None 
         del batch_hits
     log_memory(f"hits of {len(patterns):,} patterns")
     return np.split(units, bounds[:-1]) if len(patterns) else []
+
+
+# Above this share of the column holding a pattern as a substring, the whole column is searched.
+PREFILTER_MAX_SHARE = 0.25
+
+
+def _rows_holding(patterns: Sequence[str], texts: Texts) -> np.ndarray | None:
+    """The rows whose text holds one of ``patterns`` as a substring (polars' Aho–Corasick, in Rust:
+    ~13 ms over 1M texts), when they are at most ``PREFILTER_MAX_SHARE`` of the column; else None.
+    Why: a word-bounded hit is a substring, so the per-text search (a Python loop over every text)
+    can skip the others; the term decision measures a few renderings at a time over the whole
+    TM (``expression.measured``: ~310 calls on 200,000 units, a seventh of the run)."""
+    wanted = sorted({p for p in patterns if p})
+    if not wanted or not len(texts):
+        return None
+    rows = np.flatnonzero(texts.series.str.contains_any(wanted).fill_null(False).to_numpy())
+    return rows if rows.size <= PREFILTER_MAX_SHARE * len(texts) else None
 
 
 def concat_hits(arrays: Iterable[np.ndarray]) -> np.ndarray:

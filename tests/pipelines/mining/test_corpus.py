@@ -125,6 +125,22 @@ def test_batched_hits_are_the_matchers_hits_whatever_the_batch(tiny: Corpus, siz
     assert concat_hits(got[:3]).tolist() == sorted(set().union(*expected[:3]))
 
 
+def test_a_few_patterns_are_searched_in_the_texts_holding_them_with_the_same_hits() -> None:
+    """Few texts hold a pattern: only those are searched (``_rows_holding``), and the hits are the
+    matcher's over the whole column, word bounds, hyphens (raws) and compound parts included."""
+    sources = [f"Open the window {i}" for i in range(40)] + ["the e-mail box", "send mail now", "mails", "a mail-box"]
+    corpus = Corpus([f"u{i:03d}" for i in range(len(sources))], sources, sources, "en", "de")
+    texts, raws = corpus.folded_sources, corpus.sources
+    patterns = ["mail", "box", "", "nowhere", "mail"]
+    assert corpus_module._rows_holding(patterns, texts) is not None  # the prefilter is taken
+    got = batched_unit_hits(patterns, texts, raws)
+    assert [h.tolist() for h in got] == unit_hits(patterns, list(texts), list(raws))
+    assert got[0].tolist() == [41]  # not the "mail" of e-mail, mails or the hyphened mail-box
+    compound = batched_unit_hits(["box"], texts, raws, compound=True)
+    assert [h.tolist() for h in compound] == unit_hits(["box"], list(texts), list(raws), compound=True)
+    assert corpus_module._rows_holding(["the"], texts) is None  # most texts hold it: the whole column
+
+
 def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) -> None:
     ids = list(tiny.unit_ids)
     by_hash = sorted(range(len(ids)), key=lambda i: hashlib.sha1(ids[i].encode()).hexdigest())
