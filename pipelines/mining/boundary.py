@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from housestyle.pipelines.mining.association import dice
+from housestyle.pipelines.mining.corpus import joint_count
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 
 
@@ -108,7 +109,7 @@ def with_siblings(term: str, chosen: Choice, choices: list[Choice], s_units: np.
         return chosen, units
     for sib in siblings:
         units = np.union1d(units, key_hits[sib.key])
-    joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
+    joint = joint_count(s_units, units)
     merged = Choice(chosen.key, sorted({f for c in [chosen, *siblings] for f in c.forms}), joint,
                     joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                     chosen.aligned + sum(c.aligned for c in siblings), chosen.cognate, chosen.repair,

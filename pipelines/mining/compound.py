@@ -19,7 +19,7 @@ import numpy as np
 
 from housestyle.pipelines.conventions.matching import HYPHENS
 from housestyle.pipelines.mining.association import dice, unit_hits
-from housestyle.pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits
+from housestyle.pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits, joint_count
 from housestyle.pipelines.mining.boundary import Choice, share_start
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from housestyle.pipelines.mining.term_context import drop_rules
@@ -81,7 +81,7 @@ def _count(forms: Sequence[str], folded_targets: Sequence[str], raw_targets: Seq
 
 
 def _measured(key: str, forms: list[str], aligned: Counter[str], s_units: np.ndarray, units: np.ndarray) -> Choice:
-    joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
+    joint = joint_count(s_units, units)
     return Choice(key, forms, joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                   aligned[key], False, repair="compound")
 

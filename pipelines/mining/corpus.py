@@ -300,6 +300,16 @@ def concat_hits(arrays: Iterable[np.ndarray]) -> np.ndarray:
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
 
 
+def joint_count(a: np.ndarray, b: np.ndarray) -> int:
+    """|a ∩ b| of two ascending arrays of distinct unit indices: the smaller looked up in the larger
+    (``np.intersect1d`` sorted their concatenation: ~700,000 times, a twentieth of the run on 200,000 units)."""
+    small, large = (a, b) if a.size <= b.size else (b, a)
+    if not small.size:
+        return 0
+    at = np.minimum(np.searchsorted(large, small), large.size - 1)
+    return int(np.count_nonzero(large[at] == small))
+
+
 # What mining reads of tm_units (split selectors included; source_file and unit_ordinal: the TM
 # order, ``misaligned_runs``). The markup copies, props and hashes are about as large again (0.87 GiB
 # for a 1M-unit TM against 0.36 GiB for these), and mining holds the frame until the set is written.

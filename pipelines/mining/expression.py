@@ -22,7 +22,7 @@ from housestyle.pipelines.conventions.matching import find_plain
 from housestyle.pipelines.conventions.compound_parts import compounding
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice
-from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits
+from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, joint_count
 
 
 def longer_keys(key: str, aligned: Mapping[str, int]) -> list[str]:
@@ -100,6 +100,6 @@ def measured(key: str, forms: Sequence[str], aligned: int, s_units: np.ndarray, 
     choice and the units holding one of its forms."""
     units = concat_hits(batched_unit_hits(list(forms), corpus.folded_targets, corpus.targets,
                                           compound=compounding(corpus.tgt_lang))).astype(np.int64)
-    joint = int(np.intersect1d(s_units, units, assume_unique=True).size)
+    joint = joint_count(s_units, units)
     return Choice(key, sorted(forms), joint, joint / max(1, s_units.size), dice(joint, int(s_units.size), int(units.size)),
                   aligned, False, repair="expression"), units

@@ -23,7 +23,7 @@ from housestyle.pipelines.mining.align import align_with_sure
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
-from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample
+from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample, joint_count
 from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import GENDER_READERS, add_attested_forms, generated_forms
@@ -159,7 +159,7 @@ def _choices(term: str, cands: Candidates, keys: list[str], s_units: np.ndarray,
     acronym = spelled(cands.terms[term]).isupper()
     for key in keys:
         k_units = key_hits[key]
-        joint = int(np.intersect1d(s_units, k_units, assume_unique=True).size)
+        joint = joint_count(s_units, k_units)
         out.append(Choice(key, sorted(cands.forms[key]), joint, joint / max(1, s_units.size),
                           dice(joint, int(s_units.size), int(k_units.size)), cands.terms[term].aligned.get(key, 0),
                           cognate(term, form_of(cands, key), params) or (acronym and form_of(cands, key) == term)))

@@ -22,6 +22,7 @@ from housestyle.pipelines.mining.corpus import (
     concat_hits,
     corpus_from_units,
     hashed_sample,
+    joint_count,
     read_units_for_mining,
 )
 from housestyle.pipelines.mining.tokens import fold_count
@@ -139,6 +140,16 @@ def test_a_few_patterns_are_searched_in_the_texts_holding_them_with_the_same_hit
     compound = batched_unit_hits(["box"], texts, raws, compound=True)
     assert [h.tolist() for h in compound] == unit_hits(["box"], list(texts), list(raws), compound=True)
     assert corpus_module._rows_holding(["the"], texts) is None  # most texts hold it: the whole column
+
+
+def test_the_joint_count_of_two_unit_arrays_is_their_intersections_size() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        a = np.unique(rng.integers(0, 60, size=int(rng.integers(0, 30)))).astype(np.int32)
+        b = np.unique(rng.integers(0, 60, size=int(rng.integers(0, 30)))).astype(np.int64)
+        assert joint_count(a, b) == joint_count(b, a) == np.intersect1d(a, b).size
+    assert joint_count(np.array([5]), np.array([], dtype=np.int64)) == 0
+    assert joint_count(np.array([9, 10]), np.array([1, 2, 3])) == 0  # past the end of the larger
 
 
 def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) -> None:
