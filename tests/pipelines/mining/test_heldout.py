@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus
@@ -18,6 +18,14 @@ from tests.pipelines.mining.conftest import corpus_of
 def term(src: str, expected: str) -> Convention:
     return Convention(dimension=f"term:{src}", rule="term", src=src, expected_terms=[expected], match_mode="caseless",
                       origin="mined", src_lang="en", tgt_lang="fr")
+
+
+def recording(rules: list[Convention], seen: list[int]) -> Callable[[Corpus], Iterable[Convention]]:
+    """A stand-in miner: finds ``rules`` in any part, and notes each part's size in ``seen``."""
+    def mine(part: Corpus) -> Iterable[Convention]:
+        seen.append(len(part))
+        return rules
+    return mine
 
 
 def test_folds_are_deterministic_and_split_the_units() -> None:
@@ -97,11 +105,7 @@ def test_misaligned_units_judge_no_rule() -> None:
     corpus = corpus_of(pairs)
     rules = [term("browser", "navigateur")]
     seen: list[int] = []
-
-    def mine(part: Corpus) -> Iterable[Convention]:
-        seen.append(len(part))
-        return rules
-
+    mine = recording(rules, seen)
     misaligned = {corpus.unit_ids[20], corpus.unit_ids[21]}
     assert heldout_counts(corpus, rules, mine, excluded=misaligned)[rules[0].convention_id] == (20, 20)
     assert sum(seen) == (FOLDS - 1) * len(corpus)  # each fold's complement mined whole
@@ -125,11 +129,7 @@ def test_fold_scores_cut_their_folds_from_the_sample() -> None:
     corpus = corpus_of(pairs)
     rules = [term("browser", "navigateur")]
     seen: list[int] = []
-
-    def mine(part: Corpus) -> Iterable[Convention]:
-        seen.append(len(part))
-        return rules
-
+    mine = recording(rules, seen)
     sample = sample_of(corpus.unit_ids, 10)
     counts = heldout_counts(corpus, rules, mine, sample=sample)
     assert counts[rules[0].convention_id] == (int(sample.sum()), int(sample.sum()))  # judged on the sample only
