@@ -21,8 +21,12 @@ units (alignment, co-occurrence, hits, thresholds) is the fold's own. `housestyl
 TICO-19 en→fr TMX: 44 s / 730 MB without the cross-fit; with it 1:20-1:29 wall, 77-86 s user,
 912 MB peak RSS before that reuse, 1:04-1:06, 62-64 s, 837-848 MB after
 (tests/bench/results/mining_cost_2026-12-06.md), 0:48.8-0:50.6, 47-50 s, 794-801 MB in 0.4.1
-(mining_cost_h25t_2026-12-06.md). On 1M units of real text the folds make mining ~4x the CPU
-(38:52 wall, 2,226 s user, 3.68 GiB, was 10:07 / 2.79 GiB without them).
+(mining_cost_h25t_2026-12-06.md). On 1M units of real text mining took 38:52 wall, 2,226 s user,
+3.68 GiB when the folds re-mined both halves of the whole TM; since 0.4.2 they are cut from a hashed
+sample of at most ``params.heldout.max_units`` units (``sample_of``): 29:47, 1,706 s, 3.65 GiB, and
+19:16, 1,065 s, 3.63 GiB with the cheaper searches of the same release
+(tests/bench/results/mining_cost_s5_2026-12-06.md; the target before the cross-fit, 10:07 / 2.79 GiB,
+is still missed).
 """
 
 from __future__ import annotations
