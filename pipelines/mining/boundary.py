@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from housestyle.pipelines.mining.association import dice
-from housestyle.pipelines.mining.corpus import joint_count
+from housestyle.pipelines.mining.column_hits import joint_count
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 
 

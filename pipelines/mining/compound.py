@@ -19,7 +19,8 @@ import numpy as np
 
 from housestyle.pipelines.conventions.matching import HYPHENS
 from housestyle.pipelines.mining.association import dice, unit_hits
-from housestyle.pipelines.mining.corpus import Texts, batched_unit_hits, concat_hits, joint_count
+from housestyle.pipelines.mining.column_hits import batched_unit_hits, concat_hits, joint_count
+from housestyle.pipelines.mining.corpus import Texts
 from housestyle.pipelines.mining.boundary import Choice, share_start
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, MiningParams
 from housestyle.pipelines.mining.term_context import drop_rules

@@ -22,7 +22,8 @@ from housestyle.pipelines.conventions.matching import find_plain
 from housestyle.pipelines.conventions.compound_parts import compounding
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice
-from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, joint_count
+from housestyle.pipelines.mining.column_hits import batched_unit_hits, concat_hits, joint_count
+from housestyle.pipelines.mining.corpus import Corpus
 
 
 def longer_keys(key: str, aligned: Mapping[str, int]) -> list[str]:

@@ -224,6 +224,7 @@ class HeldoutParams:
     # corpus of the held-out bench (mined halves of at most 2,100 units) and the demo TM (3,071) are far
     # below, so their figures are unchanged.
     # The cost: in a larger TM a rule too rare to be re-found in half the sample is ``suggested``.
+    # 0 (or less): no bound, every unit.
     max_units: int = 200_000
 
 

@@ -23,7 +23,8 @@ from housestyle.pipelines.mining.align import align_with_sure
 from housestyle.pipelines.mining.association import dice
 from housestyle.pipelines.mining.boundary import Choice, choose, trim_overlong, with_siblings
 from housestyle.pipelines.mining.compound import drop_compound_of_longer_term, repair_halves, whole_compound
-from housestyle.pipelines.mining.corpus import Corpus, batched_unit_hits, concat_hits, hashed_sample, joint_count
+from housestyle.pipelines.mining.column_hits import batched_unit_hits, concat_hits, joint_count
+from housestyle.pipelines.mining.corpus import Corpus, hashed_sample
 from housestyle.pipelines.mining.expression import attested_context, fragment_of_expression, measured
 from housestyle.pipelines.mining.inflection import alternatives
 from housestyle.pipelines.mining.paradigm import GENDER_READERS, add_attested_forms, generated_forms
