@@ -6,7 +6,8 @@ it) mine the case's mined half with ``housestyle mine`` (its cross-fit inside th
 ``heldout_items``/``heldout_passed``), then score EVERY term rule, whatever its status, on the other
 half's approved targets. ``DIR/<case>.parquet``: one row per term rule with support, consistency, its
 words, the cross-fit counts, its status, ``b_items``/``b_passed`` (the other half) and the attested
-gold pairs it recalls (``term_gold_recall``). A bar is then a function of the first columns, judged on the b_ ones.
+gold pairs it recalls (``term_gold_recall``), and ``held_segments`` (the other half's segments, for
+items per segment). A bar is then a function of the first columns, judged on the b_ ones.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def rule_table(case: Case, work: Path) -> tuple[pl.DataFrame, list[str]]:
                      "rendering": conv.expected_terms[0] if conv.expected_terms else "", "support": conv.support,
                      "consistency": conv.consistency, "heldout_items": conv.heldout_items,
                      "heldout_passed": conv.heldout_passed, "status": statuses[conv.convention_id],
+                     "held_segments": len(ids),
                      "b_items": items, "b_passed": passed,
                      "recalls": [f"{a}->{g}" for a, g in attested if conv.expected_terms
                                  and recalls((a, g), conv.src or "", conv.expected_terms[0], conv.regex)]})
