@@ -160,8 +160,7 @@ def proposer_group(corpus: Corpus, names: tuple[str, ...], params: MiningParams)
         propose, thresholds = PROPOSERS[name]
         min_support, min_consistency = thresholds(params)
         proposed, kept = propose(sample, local, params), 0
-        for conv in proposed:
-            result = measure(conv, sample, local)
+        for result in measure(proposed, sample, local):
             if keep(result, min_support, min_consistency):
                 mined.append(Mined(finish(result), indices[result.evidence], indices[result.counter]))
                 kept += 1

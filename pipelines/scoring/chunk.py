@@ -7,7 +7,7 @@ counts summed: that is how the engine uses several cores despite Python's GIL.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -143,6 +143,9 @@ class Chunk:
     counts: pl.DataFrame
     failures: pl.DataFrame
     produced: dict[str, int]
+    # with ``keep_rows``: per (system, convention), in the counts' order, the rows scored and the
+    # rows failed (row numbers of this slice), for a caller that needs the items, not only the counts
+    rows: list[tuple[Rows, Rows]] = field(default_factory=list)
 
 
 def _masked_columns(compiled: Sequence[Compiled], raw: Column) -> list[Column]:
@@ -179,9 +182,11 @@ def score_chunk(
     *,
     offset: int = 0,
     pass_min_rows: int = PASS_MIN_ROWS,
+    keep_rows: bool = False,
 ) -> Chunk:
     """Score rows ``offset … offset+len(seg_ids)``; ``systems[name][i]`` is the output for
-    ``seg_ids[i]`` or None when the system did not produce it."""
+    ``seg_ids[i]`` or None when the system did not produce it. ``keep_rows``: also which rows each
+    convention scored and failed (``Chunk.rows``)."""
     compiled = [compile_convention(c) for c in conventions]
     # a term's trigger never matches inside placeholders or markup (``{user}`` is not the word "user")
     trigger_cols = _masked_columns(compiled, Column.of(list(source_texts)))
@@ -190,6 +195,7 @@ def score_chunk(
     counts: dict[str, list[Any]] = {name: [] for name in COUNTS_SCHEMA}
     failures = Failures()
     produced: dict[str, int] = {}
+    kept_rows: list[tuple[Rows, Rows]] = []
     src_texts = list(source_texts)
     for system, outputs in systems.items():
         out = Column.of(list(outputs))
@@ -232,6 +238,7 @@ def score_chunk(
                         undecided[r] = str(exc)
                     failures.add(system, cc, seg_ids[r], src_texts[r] or "", output, v, index, offset + r)
             else:
+                failed: list[int] = []
                 for r in (rows_c if rows_c is not None else out.rows).tolist():
                     source, output = src_texts[r] or "", out.texts[r] or ""
                     if r in undecided:
@@ -244,11 +251,15 @@ def score_chunk(
                             undecided[r] = str(exc)
                     if not v.full_pass:
                         n_failed += 1
+                        failed.append(r)
                         failures.add(system, cc, seg_ids[r], source, output, v, index, offset + r)
+                fail_rows = np.array(failed, dtype=np.int64)
+            if keep_rows:
+                kept_rows.append((out.rows if rows_c is None else rows_c, fail_rows))
             counts["system"].append(system)
             counts["conv_idx"].append(index)
             counts["applicable"].append(n if rows is None else len(rows))
             counts["scored"].append(scored)
             counts["passed"].append(scored - n_failed)
             counts["errors"].append(len(undecided))
-    return Chunk(pl.DataFrame(counts, schema=COUNTS_SCHEMA), failures.frame(), produced)
+    return Chunk(pl.DataFrame(counts, schema=COUNTS_SCHEMA), failures.frame(), produced, kept_rows)
