@@ -14,7 +14,7 @@ from housestyle.pipelines.mining.build_set import mine_to_set
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.mine import term_group
 from housestyle.pipelines.mining.params import MiningParams
-from housestyle.pipelines.mining.suspect_units import find_suspects, tail_probability
+from housestyle.pipelines.mining.suspect_units import find_suspects, tail_probabilities, tail_probability
 
 
 def test_tail_probability_is_the_poisson_binomial_tail() -> None:
@@ -113,3 +113,21 @@ def test_a_fold_leaves_out_the_units_the_full_run_told_without_telling_them_agai
     assert stats["suspect_units"] == []
     left_out = {tiny.unit_ids.index(u) for u in told}
     assert mined and not any(set(m.evidence.tolist()) & left_out or set(m.counter.tolist()) & left_out for m in mined)
+
+
+def test_tail_probabilities_equal_the_one_unit_recurrence_bit_for_bit() -> None:
+    rng = np.random.default_rng(7)
+    lengths = [0, 1, 1, 2, 3, 5, 8, 9, 16, 17, 40, 3, 2, 64, 65]
+    rates = rng.random(sum(lengths)) * rng.choice([1.0, 0.05], sum(lengths))
+    starts = np.cumsum([0, *lengths[:-1]]).tolist()
+    ends = [s + n for s, n in zip(starts, lengths)]
+    ks = [min(n, int(k)) for n, k in zip(lengths, rng.integers(0, 6, len(lengths)))]
+    ks[3] = 0
+    got = tail_probabilities(rates, starts, ends, ks)
+    assert got == [tail_probability(rates[s:e].tolist(), k) for s, e, k in zip(starts, ends, ks)]
+
+
+def test_tail_probabilities_in_small_blocks_are_the_same() -> None:
+    rates = np.linspace(0.01, 0.5, 30)
+    starts, ends, ks = [0, 10, 20, 25], [10, 20, 25, 30], [1, 2, 3, 0]
+    assert tail_probabilities(rates, starts, ends, ks, block_cells=8) == tail_probabilities(rates, starts, ends, ks)
