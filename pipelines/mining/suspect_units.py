@@ -72,7 +72,7 @@ def tail_probabilities(rates: np.ndarray, starts: Sequence[int], ends: Sequence[
         width = max(1, int(lengths[order[i]]))
         cap = 1 << (width - 1).bit_length()  # this block: lengths up to the next power of two
         rows_max = max(1, block_cells // (cap + 1))
-        block = []
+        block: list[int] = []
         while i < len(order) and int(lengths[order[i]]) <= cap and len(block) < rows_max:
             block.append(order[i])
             i += 1
