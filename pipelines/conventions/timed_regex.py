@@ -132,6 +132,14 @@ def per_start_cost(pattern: str) -> int | None:
     return steps if steps <= MAX_STEPS_PER_START else None
 
 
+@lru_cache(maxsize=32768)
+def compiled_re(pattern: str) -> re.Pattern[str]:
+    """``re.compile``, cached beyond ``re``'s own 512: a mining run scores each fold's rules, whose
+    patterns are mostly the other fold's (6,085 compiles, ~4,000 distinct on the demo TM, ~1 s); a
+    compiled pattern is immutable and ~1 KB (4,968 of the demo set's: 5 MB). Raises ``re.error``."""
+    return re.compile(pattern)
+
+
 class TimedPattern:
     """A compiled convention regex with ``search`` / ``finditer`` bounded in time (see module doc)."""
 
@@ -140,7 +148,7 @@ class TimedPattern:
     def __init__(self, pattern: str, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         self.pattern = pattern
         self.timeout = timeout
-        compiled = re.compile(pattern)  # raises re.error: the SPEC's syntax is Python re's
+        compiled = compiled_re(pattern)  # raises re.error: the SPEC's syntax is Python re's
         self.fast: re.Pattern[str] | None = compiled if per_start_cost(pattern) is not None else None
         self._timed: Any = None  # compiled on first use: most patterns never need it
         self.timeouts = 0  # calls that timed out; at MAX_TIMEOUTS the pattern is stopped
