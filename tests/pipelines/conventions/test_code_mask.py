@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from housestyle.pipelines.conventions.matching import mask_code
+from housestyle.pipelines.conventions.matching import CODE_SPAN_HINT, CODE_SPAN_RE, mask_code
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.scoring.check import applies
 from housestyle.pipelines.scoring.engine import score_systems
@@ -60,3 +62,17 @@ def test_a_term_reads_the_output_with_its_code_spans_blanked_in_the_engine_and_t
                        wrong_variants=["extérieur"])
     found = score_systems([wrong], {"s": "external %s"}, {"mt": {"s": "{x}extérieur externe"}}).failures
     assert found["spans"].to_list() == [[{"start": 3, "end": 12}]]  # offsets into the raw output
+
+
+# Texts made of the characters the code spans are built from, so that spans occur often.
+_CODE_TEXTS = st.lists(st.sampled_from([*"aAzZ09_.%$({})<>&;#x⟨⟩/:-,sdr @wh\ntp", "http://", "www.", "plural"]),
+                       max_size=30).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_CODE_TEXTS)
+def test_every_code_span_holds_the_hint(text: str) -> None:
+    """The shortcut in ``mask_code`` (no hint: nothing to mask) never skips a span the full search finds."""
+    for match in CODE_SPAN_RE.finditer(text):
+        assert CODE_SPAN_HINT.search(match.group()), match.group()
+    assert mask_code(text) == CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), text)
