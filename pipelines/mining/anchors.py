@@ -65,9 +65,12 @@ def anchors_of(source: str) -> set[tuple[str, str]]:
     capitals = [w.isalpha() and w.isupper() for w in words]
     # ALL-CAPS words side by side are emphasis ("IT IS FURTHER ORDERED"), not names
     emphasis = {w for i, w in enumerate(words) if capitals[i] and (i and capitals[i - 1] or i + 1 < len(words) and capitals[i + 1])}
-    names = set() if shouting else {w for w in words if is_name(w) and w not in emphasis}
-    # a name's own digits (the 6 of IPv6) are not a second, dependent witness
-    digits = numbers_of(WORD.sub(lambda m: " " if m.group() in names else m.group(), text) if names else text)
+    # a lower-case word has no capital (``islower``, one C call, spares ``is_name`` most words)
+    names = set() if shouting else {w for w in words if not w.islower() and is_name(w) and w not in emphasis}
+    # a name's own digits (the 6 of IPv6) are not a second, dependent witness; blanking a name
+    # without digits changes no number (the word is letters between non-word characters)
+    numbered = {w for w in names if any(map(str.isdigit, w))}
+    digits = numbers_of(WORD.sub(lambda m: " " if m.group() in numbered else m.group(), text) if numbered else text)
     return {("digits", d) for d in digits} | {("name", name_key(w)) for w in names}
 
 

@@ -93,57 +93,85 @@ def tail_probabilities(rates: np.ndarray, starts: Sequence[int], ends: Sequence[
     return out
 
 
-def rule_trials(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]]) -> Trials:
-    """One trial per (unit, rule in scope for it), with the rule's rule-of-succession failure rate,
-    (counter + 1) / (units + 2)."""
+Evidence = Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]]
+UNIT_BLOCK = 65_536  # units whose trials are gathered at once (unit_tests)
+
+
+def rule_parts(evidence: Evidence) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Per rule, in rule order: (its passing units, its failing units, both sorted) and its
+    rule-of-succession failure rate, (counter + 1) / (units + 2)."""
+    parts = []
+    for passing, failing in evidence.values():
+        passing, failing = np.sort(np.asarray(passing, dtype=np.int64)), np.sort(np.asarray(failing, dtype=np.int64))
+        parts.append((passing, failing, (failing.size + 1) / (passing.size + failing.size + 2)))
+    return parts
+
+
+def _block_trials(parts: list[tuple[np.ndarray, np.ndarray, float]], lo: int, hi: int,
+                  keep: np.ndarray) -> Trials:
+    """The rule trials of the units in [lo, hi) that ``keep`` marks, in rule order (each rule's
+    passing units, then its failing ones)."""
     units: list[np.ndarray] = []
     rates: list[np.ndarray] = []
     fails: list[np.ndarray] = []
-    for passing, failing in evidence.values():
-        passing, failing = np.asarray(passing, dtype=np.int64), np.asarray(failing, dtype=np.int64)
-        rate = (failing.size + 1) / (passing.size + failing.size + 2)
+    for passing, failing, rate in parts:
         for part, failed in ((passing, False), (failing, True)):
-            units.append(part)
-            rates.append(np.full(part.size, rate))
-            fails.append(np.full(part.size, failed))
+            a, b = np.searchsorted(part, (lo, hi))
+            if a == b:
+                continue
+            inside = part[a:b]
+            inside = inside[keep[inside]]
+            units.append(inside)
+            rates.append(np.full(inside.size, rate))
+            fails.append(np.full(inside.size, failed))
     if not units:
         return Trials.empty()
     return Trials(np.concatenate(units), np.concatenate(rates), np.concatenate(fails))
 
 
-def find_suspects(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
-                  alpha: float, anchors: Trials | None = None) -> list[Suspect]:
+def find_suspects(evidence: Evidence, alpha: float, anchors: Trials | None = None) -> list[Suspect]:
     """Units failing improbably many of their trials — the rules in scope for them (``evidence``:
     rule id → (evidence unit indices, counter-example unit indices)) and, when given, the anchors
     their source holds — by unit index."""
     return [s for s in unit_tests(evidence, anchors) if s.p_value < alpha]
 
 
-def unit_tests(evidence: Mapping[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]],
-               anchors: Trials | None = None) -> list[Suspect]:
+def unit_tests(evidence: Evidence, anchors: Trials | None = None, block: int = UNIT_BLOCK) -> list[Suspect]:
     """The test of every unit failing at least one trial, whatever its p-value (a unit failing none
     has p = 1), by unit index: ``find_suspects`` keeps the improbable ones, ``misaligned_runs`` the
     weaker ones its misaligned TM neighbours vouch for.
 
-    Only units failing some trial can be suspect, so only their trials are kept, as arrays: no
-    per-unit list of every unit of the TM. Each unit's trials keep their order (rules in rule
-    order, then anchors), the order the tail probability is computed in."""
-    rules = rule_trials(evidence)
+    Only units failing some trial can be suspect, so only their trials are gathered, ``block``
+    units at a time: on 1M units the rules' trials of every unit at once were ~40M rows and the
+    miner's peak (3.6 GiB). Each unit's trials keep their order (rules in rule order, then anchors),
+    the order the tail probability is computed in."""
+    parts = rule_parts(evidence)
     extra = anchors if anchors is not None else Trials.empty()
-    unit_of = np.concatenate([rules.unit, extra.unit])
-    if not unit_of.size:
+    tops = [int(a[-1]) for p, f, _ in parts for a in (p, f) if a.size] + ([int(extra.unit.max())] if extra.unit.size else [])
+    if not tops:
         return []
-    rate_of = np.concatenate([rules.rate, extra.rate])
-    failed_of = np.concatenate([rules.failed, extra.failed])
-    is_anchor = np.r_[np.zeros(rules.unit.size, dtype=bool), np.ones(extra.unit.size, dtype=bool)]
-    failing_units = np.zeros(int(unit_of.max()) + 1, dtype=bool)
-    failing_units[unit_of[failed_of]] = True
-    inside = failing_units[unit_of]
-    unit_of, rate_of, failed_of, is_anchor = unit_of[inside], rate_of[inside], failed_of[inside], is_anchor[inside]
-    order = np.argsort(unit_of, kind="stable")
-    unit_of, rate_of, failed_of, is_anchor = unit_of[order], rate_of[order], failed_of[order], is_anchor[order]
-    if not unit_of.size:
+    failing_units = np.zeros(max(tops) + 1, dtype=bool)
+    for _passing, failing, _rate in parts:
+        failing_units[failing] = True
+    failing_units[extra.unit[extra.failed]] = True
+    out: list[Suspect] = []
+    for lo in range(0, failing_units.size, max(1, block)):
+        hi = lo + max(1, block)
+        rules = _block_trials(parts, lo, hi, failing_units)
+        mine = (extra.unit >= lo) & (extra.unit < hi)
+        mine[mine] = failing_units[extra.unit[mine]]
+        out += _tests(Trials(np.concatenate([rules.unit, extra.unit[mine]]), np.concatenate([rules.rate, extra.rate[mine]]),
+                             np.concatenate([rules.failed, extra.failed[mine]])),
+                      np.r_[np.zeros(rules.unit.size, dtype=bool), np.ones(int(mine.sum()), dtype=bool)])
+    return out
+
+
+def _tests(trials: Trials, is_anchor: np.ndarray) -> list[Suspect]:
+    """Each unit's test from its trials (any order across units, each unit's own in order)."""
+    if not trials.unit.size:
         return []
+    order = np.argsort(trials.unit, kind="stable")
+    unit_of, rate_of, failed_of, is_anchor = trials.unit[order], trials.rate[order], trials.failed[order], is_anchor[order]
     starts = np.flatnonzero(np.r_[True, unit_of[1:] != unit_of[:-1]])
     ends = np.r_[starts[1:], unit_of.size]
     counts = np.add.reduceat(failed_of.astype(np.int64), starts)

@@ -10,11 +10,12 @@ import numpy as np
 import polars as pl
 import pytest
 
+from housestyle.pipelines.mining.anchors import Trials
 from housestyle.pipelines.mining.build_set import mine_to_set
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.mine import term_group
 from housestyle.pipelines.mining.params import MiningParams
-from housestyle.pipelines.mining.suspect_units import find_suspects, tail_probabilities, tail_probability
+from housestyle.pipelines.mining.suspect_units import find_suspects, tail_probabilities, tail_probability, unit_tests
 
 
 def test_tail_probability_is_the_poisson_binomial_tail() -> None:
@@ -62,6 +63,24 @@ def test_suspects_as_arrays_are_the_per_unit_definition_exactly() -> None:
     for given in (evidence, {k: (np.asarray(p, dtype=np.int32), np.asarray(f, dtype=np.int32)) for k, (p, f) in evidence.items()}):
         assert [(s.index, s.in_scope, s.failed, s.p_value) for s in find_suspects(given, 0.01)] == expected
     assert find_suspects({}, 0.01) == [] and find_suspects({"r": ([], [])}, 0.01) == []
+
+
+def test_unit_tests_by_blocks_of_units_are_the_same_tests() -> None:
+    """The units' trials gathered a block at a time (the miner's peak at 1M units): the same tests,
+    in unit order, whatever the block, with anchors among the trials and units given out of order."""
+    rng = np.random.default_rng(11)
+    evidence = {}
+    for k in range(40):
+        units = rng.permutation(np.flatnonzero(rng.random(500) < 0.3))
+        fails = rng.random(units.size) < 0.2
+        evidence[f"r{k}"] = (units[~fails], units[fails])
+    anchor_units = np.sort(rng.integers(0, 520, 900))
+    anchors = Trials(anchor_units, rng.random(900) * 0.3, rng.random(900) < 0.15)
+    whole = unit_tests(evidence, anchors, block=10_000)
+    assert [s.index for s in whole] == sorted(s.index for s in whole) and len(whole) > 100
+    for block in (1, 7, 64, 513):
+        assert unit_tests(evidence, anchors, block=block) == whole
+    assert unit_tests({}, Trials.empty()) == [] and unit_tests({"r": ([], [])}) == []
 
 
 def _swap_every_tenth_target(corpus: Corpus) -> tuple[Corpus, set[str]]:
