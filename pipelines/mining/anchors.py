@@ -19,7 +19,7 @@ to hold the same number passes that trial: the test only errs towards keeping a 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -96,13 +96,26 @@ class Trials:
 Anchor = tuple[str, str, str]  # (direction, class, text)
 
 
-Outcome = tuple[int, Anchor, bool]  # (unit, anchor, missed on the other side)
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """Each unit's anchors, both directions, one row per (unit, anchor) in unit order: the unit, the
+    anchor (an index into ``anchors``), whether the other side missed it. Arrays, not tuples: on 1M
+    units the rows as Python tuples were ~1 GiB of the miner's peak."""
+
+    unit: np.ndarray  # int64
+    anchor: np.ndarray  # int64, index into ``anchors``
+    missed: np.ndarray  # bool
+    anchors: list[Anchor]
+
+    def __len__(self) -> int:
+        return int(self.unit.size)
 
 
-def anchor_outcomes(sources: Sequence[str], targets: Sequence[str]) -> list[Outcome]:
+def anchor_outcomes(sources: Sequence[str], targets: Sequence[str]) -> Outcomes:
     """Each unit's anchors, both directions: the source's looked for in the target, the target's in
     the source. What is kept does not depend on the other units: computed once per corpus."""
-    rows: list[Outcome] = []
+    units, keys, missed = array("q"), array("q"), bytearray()
+    index: dict[Anchor, int] = {}
     for i, (source, target) in enumerate(zip(sources, targets)):
         source, target = source or "", target or ""
         for direction, text, other in (("kept", source, target), ("brought", target, source)):
@@ -111,46 +124,47 @@ def anchor_outcomes(sources: Sequence[str], targets: Sequence[str]) -> list[Outc
                 continue
             other_digits = numbers_of(other)
             for kind, anchor in sorted(anchors):
-                rows.append((i, (direction, kind, anchor), not kept((kind, anchor), other, other_digits)))
-    return rows
+                units.append(i)
+                keys.append(index.setdefault((direction, kind, anchor), len(index)))
+                missed.append(not kept((kind, anchor), other, other_digits))
+    return Outcomes(np.frombuffer(units, dtype=np.int64).copy(), np.frombuffer(keys, dtype=np.int64).copy(),
+                    np.frombuffer(bytes(missed), dtype=bool).copy(), list(index))
 
 
 def anchor_trials(sources: Sequence[str], targets: Sequence[str], exclude: Collection[int] = frozenset(),
-                  outcomes: list[Outcome] | None = None) -> Trials:
+                  outcomes: Outcomes | None = None) -> Trials:
     """Every (unit, anchor) trial of the corpus, with its leave-one-out smoothed miss rate (an
     aligned target seldom brings a number or a name its source lacks; ``OTAN`` for ``NATO`` is
     always "brought" and so no witness). The ``exclude``d units (already told misaligned) get
     trials but count in no rate: a misaligned run must not teach that its names go missing.
     ``outcomes``: ``anchor_outcomes`` of the same texts, when the caller has them."""
     rows = outcomes if outcomes is not None else anchor_outcomes(sources, targets)
-    if not rows:
+    if not len(rows):
         return Trials.empty()
-    seen: dict[Anchor, list[int]] = defaultdict(lambda: [0, 0])  # anchor -> [units, misses]
-    for i, key, miss in rows:
-        if i not in exclude:
-            seen[key][0] += 1
-            seen[key][1] += miss
-    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for (direction, kind, _), (units, misses) in seen.items():
-        totals[(direction, kind)][0] += units
-        totals[(direction, kind)][1] += misses
-    class_rate = {key: (misses + 1) / (units + 2) for key, (units, misses) in totals.items()}
-    unit = np.fromiter((i for i, _, _ in rows), dtype=np.int64, count=len(rows))
-    failed = np.fromiter((miss for _, _, miss in rows), dtype=bool, count=len(rows))
-    rate = np.empty(len(rows))
-    for k, (i, key, miss) in enumerate(rows):
-        units, misses = seen[key] if key in seen else (0, 0)
-        own = 0 if i in exclude else 1  # leave the unit's own trial out of its rate
-        prior = class_rate.get(key[:2], 0.5)
-        rate[k] = (misses - own * miss + PRIOR_UNITS * prior) / (units - own + PRIOR_UNITS)
-    return Trials(unit, rate, failed)
+    excluded = np.isin(rows.unit, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
+    counted = ~excluded
+    n_anchors = len(rows.anchors)
+    units = np.bincount(rows.anchor[counted], minlength=n_anchors)  # per anchor: units, misses
+    misses = np.bincount(rows.anchor[counted & rows.missed], minlength=n_anchors)
+    classes: dict[tuple[str, str], int] = {}
+    class_of = np.fromiter((classes.setdefault(a[:2], len(classes)) for a in rows.anchors), dtype=np.int64,
+                           count=n_anchors)
+    class_units = np.bincount(class_of, weights=units, minlength=len(classes))
+    class_misses = np.bincount(class_of, weights=misses, minlength=len(classes))
+    class_rate = (class_misses + 1) / (class_units + 2)  # a class no counted unit holds: 1/2
+    own = counted.astype(np.int64)  # leave the unit's own trial out of its rate
+    numerator = (misses[rows.anchor] - own * rows.missed).astype(np.float64) + PRIOR_UNITS * class_rate[class_of[rows.anchor]]
+    rate = numerator / (units[rows.anchor] - own + PRIOR_UNITS)
+    return Trials(rows.unit.copy(), rate, rows.missed.copy())
 
 
-def kept_rare_anchor(sources: Sequence[str], targets: Sequence[str], outcomes: list[Outcome] | None = None) -> set[int]:
+def kept_rare_anchor(sources: Sequence[str], targets: Sequence[str], outcomes: Outcomes | None = None) -> set[int]:
     """Units whose target keeps a source anchor that at most ``RARE_SOURCES`` sources hold: never
     misaligned, however many term rules a free translation of them fails."""
-    rows = [r for r in (outcomes if outcomes is not None else anchor_outcomes(sources, targets)) if r[1][0] == "kept"]
-    holders: dict[Anchor, int] = defaultdict(int)
-    for _, key, _ in rows:
-        holders[key] += 1
-    return {i for i, key, miss in rows if not miss and holders[key] <= RARE_SOURCES}
+    rows = outcomes if outcomes is not None else anchor_outcomes(sources, targets)
+    if not len(rows):
+        return set()
+    kept_side = np.fromiter((a[0] == "kept" for a in rows.anchors), dtype=bool, count=len(rows.anchors))[rows.anchor]
+    holders = np.bincount(rows.anchor[kept_side], minlength=len(rows.anchors))
+    rare = kept_side & ~rows.missed & (holders[rows.anchor] <= RARE_SOURCES)
+    return set(rows.unit[rare].tolist())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from housestyle.pipelines.mining.anchors import anchor_trials, anchors_of, is_name, kept_rare_anchor
+from housestyle.pipelines.mining.anchors import anchor_outcomes, anchor_trials, anchors_of, is_name, kept_rare_anchor
 from housestyle.pipelines.mining.suspect_units import find_suspects
 
 
@@ -63,3 +63,23 @@ def test_a_target_keeping_a_rare_number_of_its_source_is_aligned() -> None:
     targets = ["L'UNESCO compte 473 933 356 élèves", "Les écoles ont fermé en 2019", "Il s'est propagé",
                "Les cas ont augmenté en 2019"]
     assert kept_rare_anchor(sources, targets) == {0}
+
+
+def test_every_trial_rate_is_the_leave_one_out_formula_of_its_anchor_and_class() -> None:
+    """The array computation against the definition, row by row, with some units excluded."""
+    sources = [f"In {2018 + k % 3} the NATO and WHO met {k % 4} times" for k in range(24)] + ["No anchor."]
+    targets = [f"En {2018 + k % 3}, l'OTAN et l'{'OMS' if k % 5 else 'WHO'} " + ("ont siégé" if k % 4 else f"{k % 4} fois")
+               for k in range(24)] + ["Rien."]
+    exclude = frozenset({3, 7, 11})
+    outcomes = anchor_outcomes(sources, targets)
+    trials = anchor_trials(sources, targets, exclude, outcomes)
+    rows = [(int(u), outcomes.anchors[k], bool(m)) for u, k, m in zip(outcomes.unit, outcomes.anchor, outcomes.missed)]
+    counted = [(a, m) for u, a, m in rows if u not in exclude]
+    for (unit, anchor, miss), rate, failed in zip(rows, trials.rate.tolist(), trials.failed.tolist()):
+        own = 0 if unit in exclude else 1
+        units = sum(1 for a, _ in counted if a == anchor) - own
+        misses = sum(m for a, m in counted if a == anchor) - own * miss
+        in_class = [m for a, m in counted if a[:2] == anchor[:2]]
+        prior = (sum(in_class) + 1) / (len(in_class) + 2)
+        assert failed == miss and rate == (misses + 2.0 * prior) / (units + 2.0)
+    assert len(rows) == trials.unit.size and set(trials.unit.tolist()) == set(range(24))
