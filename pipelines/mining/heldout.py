@@ -25,8 +25,8 @@ TICO-19 en→fr TMX: 44 s / 730 MB without the cross-fit; with it 1:20-1:29 wall
 3.68 GiB when the folds re-mined both halves of the whole TM; since 0.4.2 they are cut from a hashed
 sample of at most ``params.heldout.max_units`` units (``sample_of``): 29:47, 1,706 s, 3.65 GiB, and
 19:16, 1,065 s, 3.63 GiB with the cheaper searches of the same release
-(tests/bench/results/mining_cost_s5_2026-12-06.md; the target before the cross-fit, 10:07 / 2.79 GiB,
-is still missed).
+(tests/bench/results/mining_cost_s5_2026-12-06.md), 14:43, 879 s, 3.02 GiB in 0.4.3
+(mining_cost_s6_2026-12-06.md; the target before the cross-fit, 10:07 / 2.79 GiB, is still missed).
 """
 
 from __future__ import annotations
