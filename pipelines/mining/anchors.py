@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from housestyle.pipelines.conventions.matching import mask_code
+from housestyle.pipelines.conventions.code_spans import mask_code
 
 # a number: digit groups joined by a thousands separator (2400 / 2 400 / 2,400 are one number), an
 # optional decimal part; compared by its digits alone (3.5 and 3,5 are one number)

@@ -21,7 +21,7 @@ from typing import overload
 import numpy as np
 import polars as pl
 
-from housestyle.pipelines.conventions.matching import mask_code
+from housestyle.pipelines.conventions.code_spans import mask_code
 from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.mining.tokens import fold_count
 
@@ -204,7 +204,7 @@ class Corpus:
         if name not in self._views:
             if side not in self._folded:
                 # folded with code spans blanked, as the checker's term triggers and entries read the
-                # texts (``matching.trigger_text``, ``entry_text``): ``heading_group_members`` is no unit
+                # texts (``code_spans.trigger_text``, ``entry_text``): ``heading_group_members`` is no unit
                 # of ``group`` (Plone keys many units by such a msgid; counted, they made consistent
                 # rules look split), and a URL's path holds no rendering
                 chunks = [pl.Series(side, [fold_count(mask_code(t)) for t in batch], dtype=pl.Utf8)

@@ -20,10 +20,11 @@ import spacy
 from spacy.language import Language
 
 from housestyle.pipelines.conventions.folding import TYPOGRAPHIC_TABLE
-from housestyle.pipelines.conventions.matching import is_no_space_script, mask_code
+from housestyle.pipelines.conventions.code_spans import mask_code
+from housestyle.pipelines.conventions.matching import is_no_space_script
 from housestyle.pipelines.mining.morphology import TOKENIZER_CONFIG, WORD_LEMMATIZERS, quiet_jieba
 
-mask = mask_code  # inline codes, placeholders, tags and URLs blanked (matching.CODE_SPAN_RE)
+mask = mask_code  # inline codes, placeholders, tags and URLs blanked (code_spans.CODE_SPAN_RE)
 _SPACE_RUN = re.compile(r"\s+")
 
 

@@ -14,7 +14,7 @@ params (all optional, at least one of ``style``/``keep``):
 Applies: with a ``style``, to every segment its ``src`` trigger selects; with ``keep`` only, to the
 segments whose source contains a kept name (caselessly). Violations are wrong variants (the
 offending word; span = its first letter, or the whole miscased name); code spans
-(``matching.mask_code``) are masked first so ``⟨g1⟩`` or ``%s`` never count as words. Under
+(``code_spans.mask_code``) are masked first so ``⟨g1⟩`` or ``%s`` never count as words. Under
 ``strict``, a later capitalised word is no error when it is a name: copied as written from the
 source (``Kuala Lumpur``) or capitalised inside (``GHz``, ``iPhone``); a letter glued to a digit
 (``4K``) is no word. A source that is a language's name (``British English``) leaves the case of
@@ -31,7 +31,8 @@ import langcodes
 
 from housestyle.pipelines.conventions.compiled import Compiled
 from housestyle.pipelines.conventions.folding import fold_term, fold_with_map
-from housestyle.pipelines.conventions.matching import find_plain, mask_code
+from housestyle.pipelines.conventions.code_spans import mask_code
+from housestyle.pipelines.conventions.matching import find_plain
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.rules._params import check_keys, fail, one_of, str_list
 from housestyle.pipelines.rules.base import Findings, ItemVerdict, RuleSpec, match_entries, verdict

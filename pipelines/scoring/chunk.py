@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from housestyle.pipelines.conventions.compiled import Compiled
 from housestyle.pipelines.conventions.folding import fold_with_map
-from housestyle.pipelines.conventions.matching import MASKED_TRIGGER_RULES, mask_code
+from housestyle.pipelines.conventions.code_spans import MASKED_TRIGGER_RULES, mask_code
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventions.multisearch import EMPTY
 from housestyle.pipelines.conventions.timed_regex import RegexTimeout
@@ -151,7 +151,7 @@ class Chunk:
 def _masked_columns(compiled: Sequence[Compiled], raw: Column) -> list[Column]:
     """Per convention, the column it reads: ``raw``, or for the MASKED_TRIGGER_RULES one shared copy
     with code spans blanked (same length, so spans stay raw offsets). The triggers read the sources
-    so (``matching.trigger_text``), the entries the outputs (``matching.entry_text``)."""
+    so (``code_spans.trigger_text``), the entries the outputs (``code_spans.entry_text``)."""
     masked: list[Column] = []
     read = []
     for cc in compiled:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from housestyle.pipelines.conventions.matching import CODE_SPAN_HINT, CODE_SPAN_RE, mask_code
+from housestyle.pipelines.conventions.code_spans import CODE_SPAN_HINT, CODE_SPAN_RE, mask_code
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.scoring.check import applies
 from housestyle.pipelines.scoring.engine import score_systems

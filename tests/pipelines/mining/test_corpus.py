@@ -12,7 +12,7 @@ import pytest
 
 import housestyle.pipelines.mining.corpus as corpus_module
 
-from housestyle.pipelines.conventions.matching import mask_code
+from housestyle.pipelines.conventions.code_spans import mask_code
 from housestyle.pipelines.mining.corpus import (
     MINING_COLUMNS,
     Corpus,
@@ -117,7 +117,7 @@ def test_the_hashed_sample_is_the_units_with_the_smallest_id_hash(tiny: Corpus) 
 
 def test_texts_are_folded_with_their_code_spans_blanked() -> None:
     """A term in a msgid key, a placeholder or a URL is no occurrence of it, nor a rendering in a
-    target's URL: the miner counts units as the checker reads them (``matching.trigger_text``,
+    target's URL: the miner counts units as the checker reads them (``code_spans.trigger_text``,
     ``entry_text``)."""
     corpus = Corpus(["a", "b"], ["heading_group_members", "The Group of {group} at http://x.org/group"],
                     ["Membres", "Le groupe de {group} sur http://x.org/groupe"], "en", "fr")
