@@ -66,7 +66,7 @@ def tail_probabilities(rates: np.ndarray, starts: Sequence[int], ends: Sequence[
     not per trial; each unit's tail is then summed over its own row as the one-unit function sums it."""
     lengths = np.asarray(ends, dtype=np.int64) - np.asarray(starts, dtype=np.int64)
     out = [1.0] * len(lengths)
-    order = sorted(range(len(lengths)), key=lambda i: int(lengths[i]))
+    order = np.argsort(lengths, kind="stable").tolist()
     i = 0
     while i < len(order):
         width = max(1, int(lengths[order[i]]))
@@ -162,8 +162,9 @@ def unit_tests(evidence: Evidence, anchors: Trials | None = None, block: int = U
         failing_units[failing] = True
     failing_units[extra.unit[extra.failed]] = True
     out: list[Suspect] = []
-    for lo in range(0, failing_units.size, max(1, block)):
-        hi = lo + max(1, block)
+    step = max(1, block)
+    for lo in range(0, failing_units.size, step):
+        hi = lo + step
         rules = _block_trials(parts, lo, hi, failing_units)
         mine = (extra.unit >= lo) & (extra.unit < hi)
         mine[mine] = failing_units[extra.unit[mine]]
