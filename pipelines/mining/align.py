@@ -196,9 +196,20 @@ def align(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], *, iterati
     return [grown for grown, _ in align_with_sure(src, tgt, iterations=iterations, tension=tension, p_null=p_null)]
 
 
+MAX_PAIRS_PER_UNIT = 250_000  # default of params.alignment.max_pairs_per_unit
+
+
 def align_with_sure(src: Sequence[Sequence[str]], tgt: Sequence[Sequence[str]], *, iterations: int = 5,
-                    tension: float = 4.0, p_null: float = 0.08) -> list[tuple[Links, Links]]:
-    """Per unit, the grow-diag links and the sure links (both directions agree: the intersection)."""
+                    tension: float = 4.0, p_null: float = 0.08,
+                    max_pairs: int = MAX_PAIRS_PER_UNIT) -> list[tuple[Links, Links]]:
+    """Per unit, the grow-diag links and the sure links (both directions agree: the intersection).
+    A unit of more than ``max_pairs`` word pairs (|source| x |target|) is not aligned (no links):
+    the aligner's memory grows with the pairs, and one hostile unit of 20,000 words a side would
+    hold 400M of them (~24 GB)."""
+    too_long = [len(s) * len(t) > max_pairs for s, t in zip(src, tgt)]
+    if any(too_long):
+        src = [() if cut else s for s, cut in zip(src, too_long)]
+        tgt = [() if cut else t for t, cut in zip(tgt, too_long)]
     s_ids, v_s = _vocab(src)
     t_ids, v_t = _vocab(tgt)
     log_memory("aligner start")

@@ -142,6 +142,10 @@ class AlignmentParams:
     iterations: int = 5
     diagonal: float = 4.0  # fast_align-style diagonal tension
     null: float = 0.08
+    # A unit with more word pairs than this (|source tokens| x |target tokens|) gets no links: the
+    # aligner holds every pair, and a hostile 20,000-word unit took ~10 GB before it was stopped. The
+    # longest TICO-19 unit has ~53,000 pairs by whitespace words: no real sentence pair comes near.
+    max_pairs_per_unit: int = 250_000
 
 
 @dataclass(frozen=True, slots=True)

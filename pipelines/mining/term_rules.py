@@ -59,7 +59,8 @@ def aligned_candidates(corpus: Corpus, indices: Sequence[int], params: MiningPar
     # Target words are aligned by lemma: a rare term's case or number forms pool their evidence
     # (fichiers/fichier), which IBM-1 needs on a small TM (dev split: +3 gold pairs of 100).
     links = align_with_sure([[t.norm for t in s] for s in src_toks], [[t.key for t in t_] for t_ in tgt_toks],
-                  iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null)
+                  iterations=params.alignment.iterations, tension=params.alignment.diagonal, p_null=params.alignment.null,
+                  max_pairs=params.alignment.max_pairs_per_unit)
     cands = extract(sources, targets, src_toks, tgt_toks, links, params)
     add_attested_forms(cands, tgt_toks, targets, params.terms.form_suffix_slack)
     if (read_genders := GENDER_READERS.get(primary_subtag(corpus.tgt_lang))) is not None:  # articles a generated form may take

@@ -72,3 +72,13 @@ def test_the_same_links_on_real_units_as_the_textbook_loops(tico_dev: Corpus) ->
     src = [text.lower().split() for text in tico_dev.sources[:80]]
     tgt = [text.lower().split() for text in tico_dev.targets[:80]]
     assert _vectorised(src, tgt) == _reference(src, tgt)
+
+
+def test_a_unit_of_too_many_word_pairs_gets_no_links_and_leaves_the_others_as_they_were() -> None:
+    """Hostile input: the aligner holds |source| x |target| pairs a unit, so a giant unit is not aligned."""
+    src = [["the", "file"], ["open", "the", "file"], [f"w{k}" for k in range(600)]]
+    tgt = [["le", "fichier"], ["ouvrir", "le", "fichier"], [f"m{k}" for k in range(600)]]
+    bounded = align_with_sure(src, tgt, max_pairs=250_000)
+    assert bounded[2] == ([], [])
+    assert bounded[:2] == align_with_sure(src[:2], tgt[:2])
+    assert align_with_sure(src, tgt, max_pairs=10**6)[2][0]  # under the bound it is aligned
