@@ -50,34 +50,56 @@ def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, total: 
     return keys, inv
 
 
-def _pairs(src: list[np.ndarray], tgt: list[np.ndarray], tension: float,
-           p_null: float, total: int) -> tuple[np.ndarray, np.ndarray]:
-    """One row per (target word, source position or NULL) of every unit, target-major: the
-    diagonal prior of each row; and the first row of each target position. A row's target
-    position and source position follow from ``starts`` (rows of a position are NULL, 0, 1, ...),
-    so they are not stored: ``_blocks`` rebuilds them a block at a time."""
-    starts = np.empty(sum(len(t) for t in tgt), dtype=np.int64)
-    prior = np.empty(total, dtype=np.float64)
-    at = offset = 0
-    for s, t in zip(src, tgt):
-        n, m = len(s), len(t)
-        if m == 0:
-            continue
-        jj = np.repeat(np.arange(m), n + 1)
-        ii = np.tile(np.arange(-1, n), m)
-        if n:
-            diag = np.exp(-tension * np.abs((ii + 1) / n - (jj + 1) / m))
-            diag[ii < 0] = 0.0
-            sums = diag.reshape(m, n + 1).sum(axis=1)
-            diag = diag / np.repeat(sums, n + 1) * (1 - p_null)
-            diag[ii < 0] = p_null
-        else:
-            diag = np.ones(len(ii))
-        starts[offset:offset + m] = at + np.arange(m) * (n + 1)
-        prior[at:at + len(ii)] = diag
-        at += len(ii)
-        offset += m
-    return prior, starts
+class _Prior:
+    """fast_align's diagonal prior of every (target word, source position or NULL) row, looked up
+    instead of held: a held prior was 8 of the 20 bytes a pair at the aligner's peak. The prior
+    of a unit depends on its shape (source and target lengths) alone, so each distinct shape's is
+    computed once, by the per-unit expression, into ``table``; a row's value is read from there
+    through its position's ``shift`` (table offset less row number). Same values, same links."""
+
+    def __init__(self, src: list[np.ndarray], tgt: list[np.ndarray], tension: float, p_null: float) -> None:
+        positions = sum(len(t) for t in tgt)
+        self.starts = np.empty(positions, dtype=np.int64)  # each target position's first row
+        self.shift = np.empty(positions, dtype=np.int64)
+        bases: dict[tuple[int, int], int] = {}
+        parts: list[np.ndarray] = []
+        size = at = offset = 0
+        for s, t in zip(src, tgt):
+            n, m = len(s), len(t)
+            if m == 0:
+                continue
+            base = bases.get((n, m))
+            if base is None:
+                base = bases[n, m] = size
+                parts.append(_shape_prior(n, m, tension, p_null))
+                size += m * (n + 1)
+            first = at + np.arange(m) * (n + 1)
+            self.starts[offset:offset + m] = first
+            self.shift[offset:offset + m] = base + np.arange(m) * (n + 1) - first
+            at += m * (n + 1)
+            offset += m
+        self.table = np.concatenate(parts) if parts else np.zeros(0)
+
+    def block(self, block: tuple[int, int, int, int], local: np.ndarray) -> np.ndarray:
+        """The prior of the block's rows (``local``: each row's position less the block's first)."""
+        r0, r1, p0, _ = block
+        return self.table[np.arange(r0, r1) + self.shift[p0 + local]]
+
+
+def _shape_prior(n: int, m: int, tension: float, p_null: float) -> np.ndarray:
+    """The diagonal prior of a unit of ``n`` source and ``m`` target words, target-major, each
+    target word's rows NULL first: NULL gets ``p_null``, the source positions the rest in
+    proportion to exp(-tension * |(i+1)/n - (j+1)/m|). Without source words, every row is 1."""
+    jj = np.repeat(np.arange(m), n + 1)
+    ii = np.tile(np.arange(-1, n), m)
+    if not n:
+        return np.ones(len(ii))
+    diag = np.exp(-tension * np.abs((ii + 1) / n - (jj + 1) / m))
+    diag[ii < 0] = 0.0
+    sums = diag.reshape(m, n + 1).sum(axis=1)
+    diag = diag / np.repeat(sums, n + 1) * (1 - p_null)
+    diag[ii < 0] = p_null
+    return diag
 
 
 def _blocks(starts: np.ndarray, total: int) -> list[tuple[int, int, int, int]]:
@@ -99,10 +121,12 @@ def _local(starts: np.ndarray, block: tuple[int, int, int, int]) -> np.ndarray:
     return np.repeat(np.arange(p1 - p0), np.diff(np.append(starts[p0:p1], r1)))
 
 
-def _weigh(t: np.ndarray, inv: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
+def _weigh(t: np.ndarray, inv: np.ndarray, prior: _Prior, blocks: list[tuple[int, int, int, int]],
+           out: np.ndarray) -> None:
     """out = t[inv] * prior, block by block (the same products, without a pair-sized temporary)."""
-    for b in range(0, len(out), _BLOCK):
-        np.multiply(t[inv[b:b + _BLOCK]], prior[b:b + _BLOCK], out=out[b:b + _BLOCK])
+    for block in blocks:
+        r0, r1, _, _ = block
+        np.multiply(t[inv[r0:r1]], prior.block(block, _local(prior.starts, block)), out=out[r0:r1])
 
 
 def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, iterations: int,
@@ -110,18 +134,20 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     """For each unit, the source position (or -1 = NULL) each target word is aligned to.
 
     Memory is what bounds the aligned sample, so the pair arrays are allocated once, as narrow as
-    they can be (a pair's key index as int32, its prior and weight as float64, its positions
-    rebuilt by blocks), and every element-wise step runs in place or by blocks: 20 bytes a pair.
+    they can be (a pair's key index as int32, its weight as float64, its prior and positions
+    rebuilt by blocks: ``_Prior``), and every element-wise step runs in place or by blocks: 12 bytes
+    a pair.
     The arithmetic is the textbook vectorised EM, sum for sum in the same order (``np.add.at`` adds
     as ``np.bincount`` does, one pair after the other), so the links do not depend on the layout."""
     total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
     if not total:
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]
-    keys, inv = _key_index(src, tgt, v_tgt, total)  # first: its peak is not stacked on the priors
-    prior, starts = _pairs(src, tgt, tension, p_null, total)
+    keys, inv = _key_index(src, tgt, v_tgt, total)
+    prior = _Prior(src, tgt, tension, p_null)
+    starts = prior.starts
     log_memory(f"aligner pairs ({total:,})")
     positions = len(starts)
-    blocks = _blocks(starts, len(prior))
+    blocks = _blocks(starts, total)
     # Each key's source word, as its rank among the keys' source words (numpy.unique's inverse):
     # the keys are sorted, so their source ids are too, and the rank is a running count of changes.
     source = keys // v_tgt
@@ -131,10 +157,10 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     t = np.ones(len(e_inv))
     w = np.empty(len(inv))
     for _ in range(iterations):
-        _weigh(t, inv, prior, w)
         for block in blocks:  # w becomes the posterior in place
             r0, r1, p0, p1 = block
             local = _local(starts, block)
+            np.multiply(t[inv[r0:r1]], prior.block(block, local), out=w[r0:r1])
             z = np.bincount(local, weights=w[r0:r1], minlength=p1 - p0)
             z[~(z > 0)] = 1.0
             w[r0:r1] /= z[local]
@@ -147,7 +173,7 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
             denominator = tot[e_inv[b:b + _BLOCK]]
             denominator[~(denominator > 0)] = 1.0
             counts[b:b + _BLOCK] /= denominator
-    _weigh(t, inv, prior, w)
+    _weigh(t, inv, prior, blocks, w)
     # Best source position per target position: the first maximum in pair order (NULL, 0, 1, ...).
     # Pairs are grouped by target position, so a segmented maximum finds it without a sort.
     best = np.maximum.reduceat(w, starts)

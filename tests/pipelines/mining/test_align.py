@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from housestyle.pipelines.mining.align import _directional, _vocab, align_with_sure
+from housestyle.pipelines.mining.align import _blocks, _directional, _local, _Prior, _vocab, align_with_sure
 from housestyle.pipelines.mining.corpus import Corpus
 
 
@@ -82,3 +82,24 @@ def test_a_unit_of_too_many_word_pairs_gets_no_links_and_leaves_the_others_as_th
     assert bounded[2] == ([], [])
     assert bounded[:2] == align_with_sure(src[:2], tgt[:2])
     assert align_with_sure(src, tgt, max_pairs=10**6)[2][0]  # under the bound it is aligned
+
+
+def test_the_prior_is_held_once_per_unit_shape_and_read_back_for_every_row() -> None:
+    """The prior is not held per pair (8 bytes a pair at the aligner's peak): one copy per
+    (source length, target length), read back through each position's shift."""
+    shapes = [(2, 3), (5, 1), (2, 3), (0, 2)] * 500
+    src = [np.arange(1, n + 1) for n, _ in shapes]
+    tgt = [np.arange(1, m + 1) for _, m in shapes]
+    prior = _Prior(src, tgt, 4.0, 0.08)
+    assert len(prior.table) == 3 * 3 + 1 * 6 + 2 * 1  # three distinct shapes
+    total = sum(m * (n + 1) for n, m in shapes)
+    rows = np.concatenate([prior.block(b, _local(prior.starts, b)) for b in _blocks(prior.starts, total)])
+    assert len(rows) == total
+    at = 0
+    for n, m in shapes[:4]:
+        unit = rows[at:at + m * (n + 1)].reshape(m, n + 1)
+        if n:
+            assert np.allclose(unit[:, 0], 0.08) and np.allclose(unit.sum(axis=1), 1.0)
+        else:
+            assert np.array_equal(unit, np.ones((m, 1)))
+        at += m * (n + 1)
