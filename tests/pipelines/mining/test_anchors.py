@@ -3,10 +3,15 @@ test's second witness of misaligned units."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from translate.storage import pypo
 
-from housestyle.pipelines.mining.anchors import anchor_outcomes, anchor_trials, anchors_of, is_name, kept_rare_anchor
+from housestyle.pipelines.mining.anchors import (anchor_outcomes, anchor_trials, anchors_of, is_name, kept_rare_anchor,
+                                                 may_hold_anchors)
+from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.suspect_units import find_suspects
 
 
@@ -83,3 +88,29 @@ def test_every_trial_rate_is_the_leave_one_out_formula_of_its_anchor_and_class()
         prior = (sum(in_class) + 1) / (len(in_class) + 2)
         assert failed == miss and rate == (misses + 2.0 * prior) / (units + 2.0)
     assert len(rows) == trials.unit.size and set(trials.unit.tolist()) == set(range(24))
+
+
+HINT_EDGES = [
+    "", "plain words only", "The Minister said it was over.", "Wi-Fi", "an IPv6 address", "GPT-4o",
+    "x² + y²", "１２ items", "٣ units", "Ⅻ chapters", "ǅemal", "ΑΘΗΝΑ", "Ölfeld ÄÖ", "über-ÜBER",
+    "snake_CASE_name", "{UserName}", "%(OrgName)s", "<B>bold</B>", "a\u00a0B\u0301C", "À-É", "Ǆ",
+]
+
+
+def test_the_anchor_hint_never_skips_a_text_that_holds_an_anchor() -> None:
+    """``may_hold_anchors`` only lets ``anchor_outcomes`` skip texts: a text it turns down must have
+    no anchor, whatever its scripts, digits or capitals (polars' regex and Python's differ)."""
+    hint = may_hold_anchors(HINT_EDGES)
+    assert [t for t, h in zip(HINT_EDGES, hint) if not h and anchors_of(t)] == []
+    assert not hint[1] and not hint[2]  # the point: a sentence's capital alone is no hint
+    assert hint[HINT_EDGES.index("x² + y²")] and hint[HINT_EDGES.index("ΑΘΗΝΑ")]
+
+
+def test_the_anchor_hint_agrees_with_the_anchors_on_real_texts(shared_data: Path, tico_dev: Corpus) -> None:
+    """UI messages (PO sources and targets: 22,150 texts) and TICO-19 dev (both sides)."""
+    po = [text for path in sorted((shared_data / "po-corpora").rglob("*.po"))[:40]
+          for u in pypo.pofile(path.read_bytes()).units if u.source for text in (str(u.source), str(u.target))]
+    for texts in (po, list(tico_dev.sources) + list(tico_dev.targets)):
+        hint = may_hold_anchors(texts)
+        assert [t for t, h in zip(texts, hint) if not h and anchors_of(t)] == []
+        assert hint.mean() < 0.7  # it does skip texts (9% of the UI messages hold a hint, 55% of TICO demo TM texts)
