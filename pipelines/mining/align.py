@@ -30,60 +30,74 @@ def _vocab(sentences: Sequence[Sequence[str]]) -> tuple[list[np.ndarray], int]:
 _BLOCK = 1 << 20  # pairs per block of the element-wise steps: their temporaries stay ~8 MB
 
 
-def _key_index(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, total: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct (source id, target id) keys of all pairs, sorted, and each pair's index among
-    them as int32 (numpy.unique's inverse), pairs in ``_pairs`` order. The keys are written into
-    one array sized once; their distinct values come from a hash (polars, no sort of the pairs)
-    and each pair's index from a binary search by blocks: 12 bytes a pair at the peak, against
-    34 for a dense rank over the pairs."""
-    key = np.empty(total, dtype=np.int64)
-    at = 0
-    for s, t in zip(src, tgt):
-        if len(t):
-            size = len(t) * (len(s) + 1)
-            key[at:at + size] = np.tile(np.concatenate(([0], s)), len(t)) * v_tgt + np.repeat(t, len(s) + 1)
-            at += size
-    keys = np.sort(pl.Series(key).unique().to_numpy())
-    inv = np.empty(total, dtype=np.int32 if len(keys) < 2**31 else np.int64)
-    for b in range(0, total, _BLOCK):
-        inv[b:b + _BLOCK] = np.searchsorted(keys, key[b:b + _BLOCK])
-    return keys, inv
+class _Rows:
+    """The layout of the pair rows, one per (target word, source position or NULL) of every unit,
+    target-major, and what a block of rows needs, computed from it instead of held per pair:
 
-
-class _Prior:
-    """fast_align's diagonal prior of every (target word, source position or NULL) row, looked up
-    instead of held: a held prior was 8 of the 20 bytes a pair at the aligner's peak. The prior
-    of a unit depends on its shape (source and target lengths) alone, so each distinct shape's is
-    computed once, by the per-unit expression, into ``table``; a row's value is read from there
-    through its position's ``shift`` (table offset less row number). Same values, same links."""
+    - ``prior(block)``: fast_align's diagonal prior. It depends on a unit's shape (source and
+      target lengths) alone, so each distinct shape's is computed once, by the per-unit expression
+      (``_shape_prior``), into ``table``, and a row's value is read there through its position's
+      ``shift`` (table offset less row number). A held prior was 8 of the 20 bytes a pair at the
+      aligner's peak.
+    - ``keys(block)``: each row's (source id, target id) key, from the units' source ids laid end to
+      end with a NULL (0) before each unit's (``sources``, a unit's first at ``base``) and each
+      position's target id. A held key array was 8 bytes a pair beside the key indices.
+    """
 
     def __init__(self, src: list[np.ndarray], tgt: list[np.ndarray], tension: float, p_null: float) -> None:
         positions = sum(len(t) for t in tgt)
         self.starts = np.empty(positions, dtype=np.int64)  # each target position's first row
         self.shift = np.empty(positions, dtype=np.int64)
+        self.base = np.empty(positions, dtype=np.int64)
+        self.target = np.concatenate(tgt) if tgt else np.zeros(0, dtype=np.int64)
+        self.sources = np.concatenate([np.concatenate(([0], s)) for s in src]) if src else np.zeros(0, dtype=np.int64)
         bases: dict[tuple[int, int], int] = {}
         parts: list[np.ndarray] = []
-        size = at = offset = 0
+        size = at = offset = source_at = 0
         for s, t in zip(src, tgt):
             n, m = len(s), len(t)
-            if m == 0:
-                continue
-            base = bases.get((n, m))
-            if base is None:
-                base = bases[n, m] = size
-                parts.append(_shape_prior(n, m, tension, p_null))
-                size += m * (n + 1)
-            first = at + np.arange(m) * (n + 1)
-            self.starts[offset:offset + m] = first
-            self.shift[offset:offset + m] = base + np.arange(m) * (n + 1) - first
-            at += m * (n + 1)
-            offset += m
+            if m:
+                base = bases.get((n, m))
+                if base is None:
+                    base = bases[n, m] = size
+                    parts.append(_shape_prior(n, m, tension, p_null))
+                    size += m * (n + 1)
+                first = at + np.arange(m) * (n + 1)
+                self.starts[offset:offset + m] = first
+                self.shift[offset:offset + m] = base + np.arange(m) * (n + 1) - first
+                self.base[offset:offset + m] = source_at
+                at += m * (n + 1)
+                offset += m
+            source_at += n + 1
+        self.total = at
         self.table = np.concatenate(parts) if parts else np.zeros(0)
 
-    def block(self, block: tuple[int, int, int, int], local: np.ndarray) -> np.ndarray:
+    def prior(self, block: tuple[int, int, int, int], local: np.ndarray) -> np.ndarray:
         """The prior of the block's rows (``local``: each row's position less the block's first)."""
         r0, r1, p0, _ = block
         return self.table[np.arange(r0, r1) + self.shift[p0 + local]]
+
+    def keys(self, block: tuple[int, int, int, int], local: np.ndarray, v_tgt: int) -> np.ndarray:
+        """The (source id, target id) key of the block's rows, as source id * ``v_tgt`` + target id."""
+        r0, r1, p0, _ = block
+        at = p0 + local
+        keys: np.ndarray = self.sources[self.base[at] + np.arange(r0, r1) - self.starts[at]] * v_tgt + self.target[at]
+        return keys
+
+
+def _key_index(rows: _Rows, blocks: list[tuple[int, int, int, int]], v_tgt: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (source id, target id) keys of all rows, sorted, and each row's index among
+    them as int32 (numpy.unique's inverse). The keys are made a block at a time, twice: for their
+    distinct values (a hash per block, polars), then for each row's index (a binary search), so
+    no pair-sized key array is held: 4 bytes a pair, the indices, against 12 (and a polars copy)."""
+    distinct = [pl.Series(rows.keys(b, _local(rows.starts, b), v_tgt)).unique().to_numpy() for b in blocks]
+    keys = np.sort(pl.Series(np.concatenate(distinct) if distinct else np.zeros(0, dtype=np.int64)).unique().to_numpy())
+    del distinct
+    inv = np.empty(rows.total, dtype=np.int32 if len(keys) < 2**31 else np.int64)
+    for block in blocks:
+        r0, r1, _, _ = block
+        inv[r0:r1] = np.searchsorted(keys, rows.keys(block, _local(rows.starts, block), v_tgt))
+    return keys, inv
 
 
 def _shape_prior(n: int, m: int, tension: float, p_null: float) -> np.ndarray:
@@ -121,12 +135,12 @@ def _local(starts: np.ndarray, block: tuple[int, int, int, int]) -> np.ndarray:
     return np.repeat(np.arange(p1 - p0), np.diff(np.append(starts[p0:p1], r1)))
 
 
-def _weigh(t: np.ndarray, inv: np.ndarray, prior: _Prior, blocks: list[tuple[int, int, int, int]],
+def _weigh(t: np.ndarray, inv: np.ndarray, rows: _Rows, blocks: list[tuple[int, int, int, int]],
            out: np.ndarray) -> None:
     """out = t[inv] * prior, block by block (the same products, without a pair-sized temporary)."""
     for block in blocks:
         r0, r1, _, _ = block
-        np.multiply(t[inv[r0:r1]], prior.block(block, _local(prior.starts, block)), out=out[r0:r1])
+        np.multiply(t[inv[r0:r1]], rows.prior(block, _local(rows.starts, block)), out=out[r0:r1])
 
 
 def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, iterations: int,
@@ -134,20 +148,20 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
     """For each unit, the source position (or -1 = NULL) each target word is aligned to.
 
     Memory is what bounds the aligned sample, so the pair arrays are allocated once, as narrow as
-    they can be (a pair's key index as int32, its weight as float64, its prior and positions
-    rebuilt by blocks: ``_Prior``), and every element-wise step runs in place or by blocks: 12 bytes
+    they can be (a pair's key index as int32, its weight as float64, its key, prior and positions
+    rebuilt by blocks: ``_Rows``), and every element-wise step runs in place or by blocks: 12 bytes
     a pair.
     The arithmetic is the textbook vectorised EM, sum for sum in the same order (``np.add.at`` adds
     as ``np.bincount`` does, one pair after the other), so the links do not depend on the layout."""
     total = sum(len(t) * (len(s) + 1) for s, t in zip(src, tgt))
     if not total:
         return [np.full(len(t), -1, dtype=np.int64) for t in tgt]
-    keys, inv = _key_index(src, tgt, v_tgt, total)
-    prior = _Prior(src, tgt, tension, p_null)
-    starts = prior.starts
-    log_memory(f"aligner pairs ({total:,})")
+    layout = _Rows(src, tgt, tension, p_null)
+    starts = layout.starts
     positions = len(starts)
     blocks = _blocks(starts, total)
+    keys, inv = _key_index(layout, blocks, v_tgt)
+    log_memory(f"aligner pairs ({total:,})")
     # Each key's source word, as its rank among the keys' source words (numpy.unique's inverse):
     # the keys are sorted, so their source ids are too, and the rank is a running count of changes.
     source = keys // v_tgt
@@ -160,7 +174,7 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
         for block in blocks:  # w becomes the posterior in place
             r0, r1, p0, p1 = block
             local = _local(starts, block)
-            np.multiply(t[inv[r0:r1]], prior.block(block, local), out=w[r0:r1])
+            np.multiply(t[inv[r0:r1]], layout.prior(block, local), out=w[r0:r1])
             z = np.bincount(local, weights=w[r0:r1], minlength=p1 - p0)
             z[~(z > 0)] = 1.0
             w[r0:r1] /= z[local]
@@ -173,7 +187,7 @@ def _directional(src: list[np.ndarray], tgt: list[np.ndarray], v_tgt: int, itera
             denominator = tot[e_inv[b:b + _BLOCK]]
             denominator[~(denominator > 0)] = 1.0
             counts[b:b + _BLOCK] /= denominator
-    _weigh(t, inv, prior, blocks, w)
+    _weigh(t, inv, layout, blocks, w)
     # Best source position per target position: the first maximum in pair order (NULL, 0, 1, ...).
     # Pairs are grouped by target position, so a segmented maximum finds it without a sort.
     best = np.maximum.reduceat(w, starts)

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from housestyle.pipelines.mining.align import _blocks, _directional, _local, _Prior, _vocab, align_with_sure
+from housestyle.pipelines.mining.align import _blocks, _directional, _local, _Rows, _vocab, align_with_sure
 from housestyle.pipelines.mining.corpus import Corpus
 
 
@@ -90,10 +90,10 @@ def test_the_prior_is_held_once_per_unit_shape_and_read_back_for_every_row() -> 
     shapes = [(2, 3), (5, 1), (2, 3), (0, 2)] * 500
     src = [np.arange(1, n + 1) for n, _ in shapes]
     tgt = [np.arange(1, m + 1) for _, m in shapes]
-    prior = _Prior(src, tgt, 4.0, 0.08)
+    prior = _Rows(src, tgt, 4.0, 0.08)
     assert len(prior.table) == 3 * 3 + 1 * 6 + 2 * 1  # three distinct shapes
     total = sum(m * (n + 1) for n, m in shapes)
-    rows = np.concatenate([prior.block(b, _local(prior.starts, b)) for b in _blocks(prior.starts, total)])
+    rows = np.concatenate([prior.prior(b, _local(prior.starts, b)) for b in _blocks(prior.starts, total)])
     assert len(rows) == total
     at = 0
     for n, m in shapes[:4]:
