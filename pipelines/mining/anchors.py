@@ -60,15 +60,19 @@ def anchors_of(source: str) -> set[tuple[str, str]]:
     """(class, anchor) pairs of a source, outside code spans (placeholders and tags are checked by
     their own rule)."""
     text = mask_code(source)
-    alpha = list(filter(str.isalpha, text))
-    upper, lower = sum(map(str.isupper, alpha)), sum(map(str.islower, alpha))
-    shouting = upper > (upper + lower) / 2  # an ALL-CAPS text: no word is a name
     words = WORD.findall(text)
-    capitals = [w.isalpha() and w.isupper() for w in words]
-    # ALL-CAPS words side by side are emphasis ("IT IS FURTHER ORDERED"), not names
-    emphasis = {w for i, w in enumerate(words) if capitals[i] and (i and capitals[i - 1] or i + 1 < len(words) and capitals[i + 1])}
     # a lower-case word has no capital (``islower``, one C call, spares ``is_name`` most words)
-    names = set() if shouting else {w for w in words if not w.islower() and is_name(w) and w not in emphasis}
+    candidates = [w for w in words if not w.islower() and is_name(w)]
+    names: set[str] = set()
+    if candidates:  # the text's letters are read only then: most texts have no name-like word
+        alpha = list(filter(str.isalpha, text))
+        upper, lower = sum(map(str.isupper, alpha)), sum(map(str.islower, alpha))
+        if upper <= (upper + lower) / 2:  # an ALL-CAPS text: no word is a name
+            capitals = [w.isalpha() and w.isupper() for w in words]
+            # ALL-CAPS words side by side are emphasis ("IT IS FURTHER ORDERED"), not names
+            emphasis = {w for i, w in enumerate(words)
+                        if capitals[i] and (i and capitals[i - 1] or i + 1 < len(words) and capitals[i + 1])}
+            names = {w for w in candidates if w not in emphasis}
     # a name's own digits (the 6 of IPv6) are not a second, dependent witness; blanking a name
     # without digits changes no number (the word is letters between non-word characters)
     numbered = {w for w in names if any(map(str.isdigit, w))}
