@@ -43,6 +43,7 @@ from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus, log_memory
 from housestyle.pipelines.mining.params import DEFAULT_PARAMS, HeldoutBar, MiningParams
 from housestyle.pipelines.mining.tokens import fold_count
+from housestyle.pipelines.rules.registry import release_compiled
 from housestyle.pipelines.scoring.engine import score_systems
 
 FOLDS = 2  # two halves: each re-mining sees half the TM, as the split measurement did
@@ -123,7 +124,10 @@ def fold_scores(corpus: Corpus, conventions: Sequence[Convention],
         for key, items, passed in _score(rules, corpus.subset(held)):
             before = counts.get(key, (0, 0))
             counts[key] = (before[0] + items, before[1] + passed)
-        yield FoldScore(fold, held, frozenset(rule_key(c) for c in rules), counts)
+        refound = frozenset(rule_key(c) for c in rules)
+        release_compiled(rules)  # scored once: not held through the next fold's mining
+        del rules
+        yield FoldScore(fold, held, refound, counts)
 
 
 def heldout_counts(corpus: Corpus, conventions: Sequence[Convention],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable
 
 from housestyle.pipelines.conventions.model import Convention
@@ -181,3 +182,23 @@ def test_cross_fit_reuses_the_units_analysis_and_counts_the_same(tiny: Corpus) -
     shared, fresh = shared_result.conventions, fresh_result.conventions
     assert shared and [(c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in shared] == [
         (c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in fresh]
+
+
+def test_a_folds_rules_and_their_compiled_forms_are_not_held_through_the_next_fold() -> None:
+    """A fold's rules are scored once; holding them (and the scoring engine's compiled forms of them,
+    ``registry.release_compiled``) through the next fold's mining raised a 1M-unit run's peak."""
+    pairs = [(f"Open the browser {i}", f"Ouvrez le navigateur {i}") for i in range(12)]
+    corpus = corpus_of(pairs)
+    earlier: list[Convention] = []  # every fold's rules; at the next fold, nothing else may refer to them
+    held_elsewhere: list[int] = []
+
+    def mine(part: Corpus) -> Iterable[Convention]:
+        gc.collect()
+        held_elsewhere.append(sum(any(r is not earlier for r in gc.get_referrers(rule)) for rule in earlier))
+        fresh = [term("browser", "navigateur")]  # a new object per fold, as a real re-mining makes
+        earlier.extend(fresh)
+        return fresh
+
+    scores = list(fold_scores(corpus, [term("browser", "navigateur")], mine))
+    assert len(scores) == FOLDS and all(s.counts for s in scores)
+    assert held_elsewhere == [0] * FOLDS
