@@ -106,7 +106,7 @@ def bounded_at(text: str, term: str, start: int, raw: str | None = None, mode: s
     (``raw``/``mode``: see ``raw_hyphen``)."""
     left, right = edge_checks(term)
     end = start + len(term)
-    return not ((left and _blocked_before(text, start, raw, mode)) or (right and _blocked_after(text, end, raw, mode)))
+    return not ((left and blocked_before(text, start, raw, mode)) or (right and blocked_after(text, end, raw, mode)))
 
 
 @lru_cache(maxsize=65536)
@@ -133,12 +133,19 @@ _SEPARATORS = (frozenset(chr(c) for c in range(128) if not chr(c).isalnum()) - f
     "\u00a0\u202f\u2009’‘“”«»–—…")
 
 
+# For a hot loop that tests a neighbour inline before calling ``blocked_before``/``blocked_after``:
+# a neighbour in NEVER_BLOCKS never blocks, one in ALWAYS_BLOCKS (ASCII letters and digits) always
+# does; any other asks the function (hyphens, non-ASCII).
+NEVER_BLOCKS = _SEPARATORS
+ALWAYS_BLOCKS = frozenset(chr(c) for c in range(128) if chr(c).isalnum())
+
+
 @lru_cache(maxsize=8192)
 def _blocks(neighbour: str) -> bool:
     return is_word_char(neighbour) and not is_no_space_script(neighbour)
 
 
-def _blocked_before(text: str, pos: int, raw: str | None, mode: str) -> bool:
+def blocked_before(text: str, pos: int, raw: str | None, mode: str) -> bool:
     """A word-character left edge at ``pos`` is blocked by the character before it: a letter or digit,
     or a raw hyphen with a letter or digit before that."""
     if pos == 0:
@@ -151,8 +158,8 @@ def _blocked_before(text: str, pos: int, raw: str | None, mode: str) -> bool:
     return _blocks(before)
 
 
-def _blocked_after(text: str, end: int, raw: str | None, mode: str) -> bool:
-    """The mirror of ``_blocked_before`` for a right edge ending at ``end``."""
+def blocked_after(text: str, end: int, raw: str | None, mode: str) -> bool:
+    """The mirror of ``blocked_before`` for a right edge ending at ``end``."""
     if end >= len(text):
         return False
     after = text[end]
@@ -175,7 +182,7 @@ def find_plain(text: str, term: str, *, first_only: bool = False, raw: str | Non
     pos = text.find(term)
     while pos != -1:
         end = pos + size
-        if not ((left and _blocked_before(text, pos, raw, mode)) or (right and _blocked_after(text, end, raw, mode))):
+        if not ((left and blocked_before(text, pos, raw, mode)) or (right and blocked_after(text, end, raw, mode))):
             spans.append((pos, end))
             if first_only:
                 break
@@ -198,9 +205,9 @@ def rows_containing(texts: Sequence[str], rows: Iterable[int], term: str, *,
         while pos >= 0:
             end = pos + size
             if ((left and pos > 0 and text[pos - 1] not in separators
-                 and _blocked_before(text, pos, None if raws is None else raws[r], mode))
+                 and blocked_before(text, pos, None if raws is None else raws[r], mode))
                     or (right and end < len(text) and text[end] not in separators
-                        and _blocked_after(text, end, None if raws is None else raws[r], mode))):
+                        and blocked_after(text, end, None if raws is None else raws[r], mode))):
                 pos = text.find(term, pos + 1)
                 continue
             out.append(r)
