@@ -100,18 +100,35 @@ def cut_edges(toks: Sequence[Tok], span: Span) -> tuple[bool, bool]:
 _REORDERED = frozenset({"ADP", "DET"})  # function words inside a reordered noun phrase
 
 
-def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
+class LinkIndex:
+    """One unit's links looked up from either side: ``rendering_span`` runs for every source span
+    of a unit, and reading the unit's whole link list each time was the largest own cost of
+    candidate extraction."""
+
+    __slots__ = ("by_source", "by_target")
+
+    def __init__(self, links: Links) -> None:
+        self.by_source: dict[int, list[int]] = {}
+        self.by_target: dict[int, list[int]] = {}
+        for i, j in links:
+            self.by_source.setdefault(i, []).append(j)
+            self.by_target.setdefault(j, []).append(i)
+
+    def linked_outside(self, j: int, lo: int, hi: int) -> bool:
+        """Whether target position ``j`` is linked from a source word outside ``lo..hi``."""
+        return any(i < lo or i > hi for i in self.by_target.get(j, ()))
+
+
+def rendering_span(span: Span, links: Links | LinkIndex, tgt: Sequence[Tok], max_words: int,
                    cut: tuple[bool, bool] = (True, True), params: MiningParams = DEFAULT_PARAMS) -> Span | None:
     """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
     An edge the source term does not ``cut`` inside a hyphenated word grows over the rest of a
     hyphenated target word that renders nothing outside the term (``email address`` is
     ``adresse e-mail``, not ``adresse e``; ``Kingdom`` stays ``uni`` of
     ``royaume-uni`` where ``royaume`` renders ``United``)."""
+    index = links if isinstance(links, LinkIndex) else LinkIndex(links)
     lo, hi = span
-    targets: list[int] = []  # target positions linked from inside the span
-    foreign: list[int] = []  # and from outside it (one pass over the links: called per source span)
-    for i, j in links:
-        (targets if lo <= i <= hi else foreign).append(j)
+    targets = [j for i in range(lo, hi + 1) for j in index.by_source.get(i, ())]  # linked from inside the span
     if not targets:
         return None
     a, b = min(targets), max(targets)
@@ -120,7 +137,7 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
     # ``de`` of ``vitesse de la lumière`` to an ``of`` after ``light speed``; dev split: +38 rules,
     # about 5 in 6 of them right by our reading.
     # A one-word term keeps the strict check: across a preposition it is mostly a longer phrase.
-    if any(a <= j <= b and (lo == hi or tgt[j].pos not in _REORDERED) for j in foreign):
+    if any(index.linked_outside(j, lo, hi) and (lo == hi or tgt[j].pos not in _REORDERED) for j in range(a, b + 1)):
         return None
     while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
         a += 1
@@ -128,10 +145,9 @@ def rendering_span(span: Span, links: Links, tgt: Sequence[Tok], max_words: int,
         b -= 1
     if a > b:
         return None
-    outside = set(foreign)
-    while not cut[0] and _joined(tgt, a, -1) and not {a - 1, a - 2} & outside:
+    while not cut[0] and _joined(tgt, a, -1) and not (index.linked_outside(a - 1, lo, hi) or index.linked_outside(a - 2, lo, hi)):
         a -= 2
-    while not cut[1] and _joined(tgt, b, 1) and not {b + 1, b + 2} & outside:
+    while not cut[1] and _joined(tgt, b, 1) and not (index.linked_outside(b + 1, lo, hi) or index.linked_outside(b + 2, lo, hi)):
         b += 2
     if sum(t.is_word and not t.is_hyphen for t in tgt[a:b + 1]) > max_words:
         return None
@@ -180,7 +196,8 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
     unit_keys: list[frozenset[str]] = []
     corroborating: dict[str, Counter[str]] = defaultdict(Counter)
     word_pairs: Counter[tuple[str, str]] = Counter()
-    for index, (src, tgt, stoks, ttoks, (grown, sure)) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
+    for index, (src, tgt, stoks, ttoks, (grown_links, sure_links)) in enumerate(zip(sources, targets, src_toks, tgt_toks, links)):
+        grown, sure = LinkIndex(grown_links), None
         for span, surface in source_spans(stoks, src, params):
             cand = terms[surface]
             cand.units.add(index)
@@ -190,6 +207,7 @@ def extract(sources: Sequence[str], targets: Sequence[str], src_toks: Sequence[S
             cut = cut_edges(stoks, span)
             rspan = rendering_span(span, grown, ttoks, params.terms.max_rendering_words, cut, params)
             if rspan is None:
+                sure = sure if sure is not None else LinkIndex(sure_links)
                 rspan = rendering_span(span, sure, ttoks, params.terms.max_rendering_words, cut, params)
                 if rspan is not None:
                     corroborating[surface][_key(ttoks, rspan)] += 1

@@ -68,7 +68,12 @@ def compositional(term: str, key: str, word_keys: Mapping[str, set[str]], params
 
 def hyphen_sides(forms: Sequence[str], texts: Iterable[str], share: float = 1.0) -> frozenset[str] | None:
     """The sides (``before``/``after``) on which the forms are hyphen-joined to a neighbouring word,
-    or None when fewer than ``share`` of their occurrences are so joined (or none is found)."""
+    or None when fewer than ``share`` of their occurrences are so joined (or none is found).
+    A joined occurrence needs ``form-`` or ``-form`` in its text: where no text holds either, the
+    answer is None without a regex search (most renderings are never hyphen-joined)."""
+    texts = list(texts)
+    if forms and not any(form + "-" in text or "-" + form in text for text in texts for form in forms):
+        return None
     pattern = _forms_pattern(tuple(sorted(forms, key=len, reverse=True)))
     sides: set[str] = set()
     joined_count = free = 0

@@ -37,3 +37,52 @@ def test_a_preposition_linked_outside_does_not_break_a_reordered_multiword_rende
     assert rendering_span((1, 2), links, tgt, 5) == (1, 3)  # mortality rate → taux de mortalité
     one_word = [(0, 1), (0, 3), (1, 2)]  # a one-word term across a preposition another word holds
     assert rendering_span((0, 0), one_word, tgt, 5) is None
+
+
+def _span_by_link_list(span: tuple[int, int], links: list[tuple[int, int]], tgt: list[Tok], max_words: int,
+                       cut: tuple[bool, bool]) -> tuple[int, int] | None:
+    """``rendering_span`` as it read the unit's whole link list per span (before ``LinkIndex``): the
+    specification the indexed lookup must keep."""
+    from housestyle.pipelines.mining.term_candidates import _REORDERED, _closed, _glued_number, _joined
+
+    params, (lo, hi) = MiningParams(), span
+    inside = [j for i, j in links if lo <= i <= hi]
+    foreign = [j for i, j in links if not lo <= i <= hi]
+    if not inside:
+        return None
+    a, b = min(inside), max(inside)
+    if any(a <= j <= b and (lo == hi or tgt[j].pos not in _REORDERED) for j in foreign):
+        return None
+    while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
+        a += 1
+    while b >= a and _closed(tgt[b], params) and not (b > a and _glued_number(tgt, b, -1)):
+        b -= 1
+    if a > b:
+        return None
+    while not cut[0] and _joined(tgt, a, -1) and not {a - 1, a - 2} & set(foreign):
+        a -= 2
+    while not cut[1] and _joined(tgt, b, 1) and not {b + 1, b + 2} & set(foreign):
+        b += 2
+    return None if sum(t.is_word and not t.is_hyphen for t in tgt[a:b + 1]) > max_words else (a, b)
+
+
+def test_indexed_links_give_the_spans_the_link_list_gives() -> None:
+    """Every source span, under seeded random links (with repeats, crossings and hyphenated and
+    closed target words), ends on the same target span through ``LinkIndex`` as through the list."""
+    import random
+
+    from housestyle.pipelines.mining.term_candidates import LinkIndex, rendering_span
+
+    tgt = _toks("le réseau wi-fi de la e-mail des auto-tests et 19 COVID-19 du vih", "fr")
+    rng = random.Random(25)
+    checked = 0
+    for _ in range(400):
+        links = [(rng.randrange(8), rng.randrange(len(tgt))) for _ in range(rng.randrange(1, 14))]
+        for lo in range(8):
+            for hi in range(lo, min(lo + 4, 8)):
+                for cut in ((True, True), (False, False), (False, True)):
+                    want = _span_by_link_list((lo, hi), links, tgt, 4, cut)
+                    assert rendering_span((lo, hi), LinkIndex(links), tgt, 4, cut) == want
+                    assert rendering_span((lo, hi), links, tgt, 4, cut) == want
+                    checked += want is not None
+    assert checked > 1000  # most draws give a span: the comparison is not between two Nones

@@ -37,6 +37,11 @@ def test_hyphen_sides_of_a_rendering() -> None:
     assert hyphen_sides(["auto"], ["l'auto-isolement", "une auto rouge"]) is None
     assert hyphen_sides(["auto"], ["rien"]) is None
     assert hyphen_sides(["sous"], ["sous - jacent"]) is None  # a spaced dash joins nothing
+    # the substring test that spares the regex: "sous-" in a longer word is no joined occurrence,
+    # and a text without "form-" or "-form" still counts as a free occurrence once one text has it
+    assert hyphen_sides(["sous"], ["dessous-jacent"]) is None
+    assert hyphen_sides(["sous"], ["sous-jacent", "sous le toit"], 0.5) == {"after"}
+    assert hyphen_sides(["sous"], ["sous-jacent", "sous le toit", "sous terre"], 0.5) is None
 
 
 def test_a_rendering_that_is_half_a_compound_is_a_fragment() -> None:
