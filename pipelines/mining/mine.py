@@ -211,9 +211,15 @@ def cross_fit(corpus: Corpus, result: MiningResult, params: MiningParams = DEFAU
         cache = cache if cache is not None else TokenCache()
         misaligned = {str(row["unit_id"]) for row in result.suspects}
         sample = sample_of(corpus.unit_ids, params.heldout.max_units)
-        counts = heldout_counts(corpus, result.conventions,
-                                lambda part: _mine_all(part, params, cache, trace=False, told=misaligned).conventions,
-                                excluded=misaligned, sample=sample)
+        full_run = len(cache)
+
+        def mine_fold(part: Corpus) -> list[Convention]:
+            try:
+                return _mine_all(part, params, cache, trace=False, told=misaligned).conventions
+            finally:  # two folds (heldout.FOLDS): what one fold tags for its mining, the other only judges
+                cache.forget_since(full_run)
+
+        counts = heldout_counts(corpus, result.conventions, mine_fold, excluded=misaligned, sample=sample)
         apply_heldout(result.conventions, counts, params)
         result.stats["cross_fit"] = {"units": len(corpus), "sampled_units": int(sample.sum())}
         log_memory("held-out done")

@@ -178,7 +178,9 @@ def test_cross_fit_reuses_the_units_analysis_and_counts_the_same(tiny: Corpus) -
     cross_fit(tiny, shared_result, DEFAULT_PARAMS, cache)
     assert len(cache) == analysed  # no fold tokenised or tagged a unit again
     fresh_result = mine_corpus(tiny, heldout=False)
-    cross_fit(tiny, fresh_result, DEFAULT_PARAMS)  # each fold analyses its own units
+    empty = TokenCache()
+    cross_fit(tiny, fresh_result, DEFAULT_PARAMS, empty)  # each fold analyses its own units
+    assert len(empty) == 0  # and forgets them once mined: the other fold only judges them
     shared, fresh = shared_result.conventions, fresh_result.conventions
     assert shared and [(c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in shared] == [
         (c.convention_id, c.heldout_items, c.heldout_passed, c.status) for c in fresh]

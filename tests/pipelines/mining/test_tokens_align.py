@@ -77,3 +77,19 @@ def test_token_cache_hands_out_fresh_copies_of_the_tagger_output() -> None:
     first[0][1].pos = "PRON"  # settle_closed_tags mutates tokens in place
     again = cache.tokenize(texts[:1], "fr", analyse=True)
     assert again[0][1].pos == "NOUN" and again[0][1] is not first[0][1]
+
+
+def test_token_cache_forgets_the_texts_analysed_after_a_mark() -> None:
+    cache = TokenCache()
+    kept = ["Le coronavirus se propage."]
+    cache.tokenize(kept, "fr", analyse=True)
+    mark = len(cache)
+    cache.tokenize(["La toux sèche persiste.", "Le coronavirus se propage."], "fr", analyse=True)
+    cache.tokenize(["La toux sèche persiste."], "fr")  # another analysis of a text: its own entry
+    assert len(cache) == 3
+    cache.forget_since(mark)
+    assert len(cache) == mark
+    assert cache.tokenize(kept, "fr", analyse=True) == [list(t) for t in tokenize(kept, "fr", analyse=True)]
+    assert len(cache) == mark  # the kept text was not analysed again
+    cache.forget_since(mark)  # nothing after the mark: nothing dropped
+    assert len(cache) == mark
