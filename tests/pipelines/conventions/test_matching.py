@@ -89,3 +89,52 @@ def test_regex_is_applied_as_written() -> None:
     pattern = re.compile(r"\bair\b")
     assert find_regex("chair air", pattern) == [(6, 9)]
     assert find_regex("chair air", pattern, first_only=True) == [(6, 9)]
+
+
+def _raw_hyphen_by_scan(folded: str, pos: int, raw: str, sources: str) -> bool:
+    """The k-th hyphen of the folded text is the k-th character of ``raw`` that the fold writes as a
+    hyphen (``matching.raw_hyphen``'s rule), found by scanning the raw text for each hyphen."""
+    from housestyle.pipelines.conventions.matching import HYPHENS
+
+    k = sum(folded.count(h, 0, pos) for h in HYPHENS)
+    for char in raw:
+        if char in sources:
+            if k == 0:
+                return char in HYPHENS
+            k -= 1
+    return True
+
+
+def test_raw_hyphen_finds_each_hyphens_origin_as_the_scan_does() -> None:
+    """Seeded random texts of words, hyphens and the dashes each fold writes as one (raw and folded
+    lengths differ in the count fold, which collapses spaces): every folded hyphen's answer equals the
+    scan's, and a raw text with fewer such characters than the folded (a caller's mismatch) answers True."""
+    import random
+
+    from housestyle.pipelines.conventions.matching import _FOLDS_TO_HYPHEN, raw_hyphen
+    from housestyle.pipelines.mining.tokens import fold_count
+
+    rng = random.Random(7)
+    pieces = ["é", "a", "19", " ", "  ", "-", "\u2010", "\u2011", "\u2013", "\u2014", "\u2212", "\ufe63", "\uff0d"]
+    checked = 0
+    for _ in range(300):
+        raw = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 40)))
+        for mode, folded in (("count", fold_count(raw)), ("typographic", fold_text(raw, "typographic")),
+                             ("nfkc", fold_text(raw, "nfkc"))):
+            for pos, char in enumerate(folded):
+                if char == "-":
+                    for given in (raw, raw[: len(raw) // 2]):
+                        assert raw_hyphen(folded, pos, given, mode) == _raw_hyphen_by_scan(
+                            folded, pos, given, _FOLDS_TO_HYPHEN[mode]), (raw, mode, pos)
+                        checked += 1
+    assert checked > 1000
+
+
+def test_a_text_of_hyphen_joined_words_is_read_once_not_once_per_hyphen() -> None:
+    """16,000 hyphen-joined words: every hit of ``é`` is blocked by a raw hyphen, and each look-up of
+    a hyphen's origin scanned the raw text (12 s); now the origins are made once per text."""
+    from housestyle.pipelines.conventions.multisearch import word_hits
+    from housestyle.pipelines.mining.tokens import fold_count
+
+    raw = "é-" * 16_000
+    assert word_hits(["é"], [fold_count(raw)], raws=[raw], mode="count") == [[]]
