@@ -119,6 +119,16 @@ class LinkIndex:
         return any(i < lo or i > hi for i in self.by_target.get(j, ()))
 
 
+def trim_closed_edges(a: int, b: int, tgt: Sequence[Tok], params: MiningParams) -> Span | None:
+    """``a..b`` without the closed words (``_closed``) at its edges but a number glued to the span;
+    None when nothing is left."""
+    while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
+        a += 1
+    while b >= a and _closed(tgt[b], params) and not (b > a and _glued_number(tgt, b, -1)):
+        b -= 1
+    return None if a > b else (a, b)
+
+
 def rendering_span(span: Span, links: Links | LinkIndex, tgt: Sequence[Tok], max_words: int,
                    cut: tuple[bool, bool] = (True, True), params: MiningParams = DEFAULT_PARAMS) -> Span | None:
     """The target span consistent with ``span`` under ``links``, trimmed; None when there is none.
@@ -139,12 +149,10 @@ def rendering_span(span: Span, links: Links | LinkIndex, tgt: Sequence[Tok], max
     # A one-word term keeps the strict check: across a preposition it is mostly a longer phrase.
     if any(index.linked_outside(j, lo, hi) and (lo == hi or tgt[j].pos not in _REORDERED) for j in range(a, b + 1)):
         return None
-    while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
-        a += 1
-    while b >= a and _closed(tgt[b], params) and not (b > a and _glued_number(tgt, b, -1)):
-        b -= 1
-    if a > b:
+    trimmed = trim_closed_edges(a, b, tgt, params)
+    if trimmed is None:
         return None
+    a, b = trimmed
     while not cut[0] and _joined(tgt, a, -1) and not (index.linked_outside(a - 1, lo, hi) or index.linked_outside(a - 2, lo, hi)):
         a -= 2
     while not cut[1] and _joined(tgt, b, 1) and not (index.linked_outside(b + 1, lo, hi) or index.linked_outside(b + 2, lo, hi)):

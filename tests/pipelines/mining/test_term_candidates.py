@@ -43,9 +43,9 @@ def _span_by_link_list(span: tuple[int, int], links: list[tuple[int, int]], tgt:
                        cut: tuple[bool, bool]) -> tuple[int, int] | None:
     """``rendering_span`` as it read the unit's whole link list per span (before ``LinkIndex``): the
     specification the indexed lookup must keep."""
-    from housestyle.pipelines.mining.term_candidates import _REORDERED, _closed, _glued_number, _joined
+    from housestyle.pipelines.mining.term_candidates import _REORDERED, _joined, trim_closed_edges
 
-    params, (lo, hi) = MiningParams(), span
+    lo, hi = span
     inside = [j for i, j in links if lo <= i <= hi]
     foreign = [j for i, j in links if not lo <= i <= hi]
     if not inside:
@@ -53,12 +53,10 @@ def _span_by_link_list(span: tuple[int, int], links: list[tuple[int, int]], tgt:
     a, b = min(inside), max(inside)
     if any(a <= j <= b and (lo == hi or tgt[j].pos not in _REORDERED) for j in foreign):
         return None
-    while a <= b and _closed(tgt[a], params) and not _glued_number(tgt, a, 1):
-        a += 1
-    while b >= a and _closed(tgt[b], params) and not (b > a and _glued_number(tgt, b, -1)):
-        b -= 1
-    if a > b:
+    trimmed = trim_closed_edges(a, b, tgt, MiningParams())
+    if trimmed is None:
         return None
+    a, b = trimmed
     while not cut[0] and _joined(tgt, a, -1) and not {a - 1, a - 2} & set(foreign):
         a -= 2
     while not cut[1] and _joined(tgt, b, 1) and not {b + 1, b + 2} & set(foreign):
