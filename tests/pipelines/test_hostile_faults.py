@@ -108,16 +108,25 @@ def _rows(tag: str, n: int) -> pl.DataFrame:
                          "decided_at": ["2026-01-01T00:00:00Z"] * n, "set_version": ["v"] * n}, schema=DECISIONS_SCHEMA)
 
 
-def _import(path: str, tag: str) -> None:
-    append_decisions(Path(path), _rows(tag, 7))
+def _import(path: str, side: str, trials: int) -> None:
+    for trial in range(trials):
+        append_decisions(Path(path), _rows(f"t{trial}{side}", 7))
 
 
 def test_twenty_paired_concurrent_appends_lose_no_row(tmp_path: Path) -> None:
-    """Two processes append side by side, 20 times each (spawned: a forked polars can deadlock)."""
+    """Two processes append side by side, 20 times each (spawned: a forked polars can deadlock).
+    Two plain processes, not a ``Pool``: a pool whose worker exits while holding its task queue's
+    lock waits forever (seen once in CI, 2026-12-07), where a process that dies here is a failure."""
     path = tmp_path / "inbox" / "acme" / "decisions.parquet"
-    jobs = [(str(path), f"t{trial}{side}") for trial in range(20) for side in "ab"]
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        pool.starmap(_import, jobs, chunksize=1)
+    spawn = multiprocessing.get_context("spawn")
+    workers = [spawn.Process(target=_import, args=(str(path), side, 20)) for side in "ab"]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=600)  # a guard against a hang, not a speed test: each side takes seconds
+        if worker.is_alive():
+            worker.kill()
+    assert [w.exitcode for w in workers] == [0, 0]
     frame = read_decisions(path)
     assert frame.height == 20 * 2 * 7
     assert frame["reviewer"].n_unique() == 40
