@@ -129,12 +129,6 @@ def edge_checks(term: str) -> tuple[bool, bool]:
     )
 
 
-def needs_boundary_check(term: str) -> bool:
-    """False when neither edge of the term can ever touch (then any substring hit is a match)."""
-    left, right = edge_checks(term)
-    return left or right
-
-
 # Neighbours that never block (ASCII non-alphanumerics but the hyphen, common spaces): the hot path
 # tests these with one set lookup before falling back to the Unicode-category check.
 _SEPARATORS = (frozenset(chr(c) for c in range(128) if not chr(c).isalnum()) - frozenset(HYPHENS)) | frozenset(
