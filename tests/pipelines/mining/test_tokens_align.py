@@ -104,8 +104,8 @@ def test_the_tagger_multiplies_with_numpy_on_one_blas_thread_and_gives_the_threa
 
     pipeline = lemmatizer("fr")
     assert pipeline is not None
-    ops = {(type(node.ops).__name__, getattr(node.ops, "use_blis", None))
-           for _, pipe in pipeline.pipeline if getattr(pipe, "model", None) is not None for node in pipe.model.walk()}
+    models = [model for _, pipe in pipeline.pipeline if (model := getattr(pipe, "model", None)) is not None]
+    ops = {(type(node.ops).__name__, getattr(node.ops, "use_blis", None)) for model in models for node in model.walk()}
     assert ops == {("NumpyOps", False)}
 
     def blas_threads() -> list[int]:
