@@ -13,7 +13,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from housestyle.pipelines.conventions.factors import required_factors
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.params import MiningParams
@@ -39,11 +41,29 @@ class Family:
     note: str
 
 
+@lru_cache(maxsize=256)
+def family_prefilter(family: Family) -> re.Pattern[str] | None:
+    """A search for the strings one of which every match of every variant of ``family`` holds
+    (``factors.required_factors``: ``?`` for the space before it, the currency signs), or None when a
+    variant has no such strings. A target without them has no variant to count, and most targets
+    hold none: counting skips them (1.1 s to 0.5 s a pass over the demo TM's 25 families)."""
+    factors: set[str] = set()
+    for variant in family.variants:
+        found = required_factors(variant.count.pattern)
+        if found is None or variant.count.flags & re.IGNORECASE:
+            return None
+        factors.update(found)
+    return re.compile("|".join(re.escape(f) for f in sorted(factors))) if factors else None
+
+
 def count_variants(family: Family, targets: Sequence[str]) -> tuple[Counter[str], Counter[str]]:
     """(occurrences, units) per variant over raw targets."""
     occ: Counter[str] = Counter()
     units: Counter[str] = Counter()
+    prefilter = family_prefilter(family)
     for text in targets:
+        if prefilter is not None and prefilter.search(text) is None:
+            continue
         for variant in family.variants:
             n = len(variant.count.findall(text))  # one item per match, as finditer: no match objects
             if n:

@@ -82,3 +82,34 @@ def test_lowercase_initials_of_title_like_sources_are_kept_as_written() -> None:
     targets = ["anglais britannique", "anglais canadien", "chinois traditionnel", "chinois simplifié", "Ouvrir les paramètres"]
     assert lowercase_initials(sources, targets, MiningParams()) == ["anglais", "chinois"]
     assert lowercase_initials(sources[:1], targets[:1], MiningParams()) == []  # one unit is no habit
+
+
+def test_counting_skips_only_targets_without_a_family_s_required_strings() -> None:
+    """The prefilter (``family_prefilter``) changes no count: every family of the miner, over
+    seeded random texts of the characters its variants turn on, counts as variant by variant."""
+    import random
+    from collections import Counter
+
+    from housestyle.pipelines.mining.patterns.base import family_prefilter
+    from housestyle.pipelines.mining.patterns.currency import FAMILIES as CURRENCY
+    from housestyle.pipelines.mining.patterns.dates import CJK_SPACING, NUMERIC_ORDER, NUMERIC_SEPARATOR
+    from housestyle.pipelines.mining.patterns.quotes import GUILLEMET_SPACE, STYLE
+    from housestyle.pipelines.mining.patterns.typography import FAMILIES as TYPOGRAPHY
+
+    pieces = ["a", "É", "12", "3", "０", " ", NB, "\u202f", "?", "!", ":", ";", "%", "'", "’", "ʼ", "«", "»", "“",
+              '"', "„", "(", ")", "（", "…", "...", "$", "€", "£", "-", "/", ".", "月", "3月15日", "3 月 15 日", "15/03/2020",
+              "03/15/20", "15.03.2020", "2020-03-15", "2024", "\n"]
+    rng = random.Random(25)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+    families = [*CURRENCY, *TYPOGRAPHY, CJK_SPACING, NUMERIC_ORDER, NUMERIC_SEPARATOR, GUILLEMET_SPACE, STYLE]
+    assert all(family_prefilter(f) is not None for f in families)
+    for family in families:
+        occ: Counter[str] = Counter()
+        units: Counter[str] = Counter()
+        for text in texts:
+            for variant in family.variants:
+                if n := len(variant.count.findall(text)):
+                    occ[variant.name] += n
+                    units[variant.name] += 1
+        assert count_variants(family, texts) == (occ, units), family.dimension
+        assert occ, family.dimension  # the texts do hold each family's variants
