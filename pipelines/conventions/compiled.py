@@ -67,7 +67,8 @@ class Compiled:
 
 
 def compile_generic(conv: Convention) -> Compiled:
-    """The rule-independent part; raises ``re.error`` for a bad regex (validation reports it first)."""
+    """The rule-independent part. A bad regex raises ``re.error`` when first run (``TimedPattern``
+    compiles on first use); validation reports it before that."""
     mode = conv.match_mode
     trigger_mode = conv.trigger_mode
     trigger = None if conv.src is None else make_entry(conv.src, trigger_mode, conv.src_regex)

@@ -118,6 +118,8 @@ class Column:
         """The rows the regex matches. Short texts of a pattern with a bounded cost per start take
         plain ``re`` inline (the hot path); the others the timed engine, one call per row."""
         assert entry.pattern is not None
+        if not rows:
+            return []  # not compiled for nothing (``TimedPattern`` compiles on first use)
         fast = entry.pattern.fast
         if fast is not None and self.longest(entry.mode) <= MAX_FAST_TEXT:
             search = fast.search

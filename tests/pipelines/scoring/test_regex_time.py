@@ -87,3 +87,23 @@ def test_what_the_probe_proves_slow_is_refused_at_load(tmp_path: Path) -> None:
     path.write_text('{"dimension": "space:trailing", "rule": "forbidden", "regex": true, "wrong_variants": ["(?<!\\\\s)\\\\s+$"]}\n',
                     encoding="utf-8")
     assert len(load_conventions(path)) == 1  # the anchored form is linear: accepted
+
+
+def test_a_pattern_compiles_when_first_run_and_the_scorer_runs_none_on_no_row() -> None:
+    """``TimedPattern`` compiles on first use: a set's regexes that apply to no row, or whose
+    required strings no output holds, are never compiled (most of a held-out fold's); a bad one
+    raises ``re.error`` when run."""
+    import re
+
+    from housestyle.pipelines.rules.registry import compile_convention
+
+    bad = TimedPattern("(?<=a+)b")  # re refuses a variable-width look-behind, at compile time
+    with pytest.raises(re.error):
+        bad.search("ab")
+    rules = [Convention(dimension=f"term:{word}", rule="term", src=word, expected_terms=[fr"\b{word}(?:s|x)?\b"], regex=True)
+             for word in ("bateau", "chapeau")]
+    result = score_systems(rules, {"s1": "a bateau", "s2": "a boat"}, {"sys": {"s1": "un bateaux", "s2": "un navire"}})
+    assert sorted((r["scored"], r["passed"]) for r in result.scores.iter_rows(named=True)) == [(0, 0), (1, 1)]
+    probed = {conv.src: entry.pattern._probed for conv in rules for entry in compile_convention(conv).expected
+              if entry.pattern is not None}
+    assert probed == {"bateau": True, "chapeau": False}  # no source holds "chapeau": never compiled
