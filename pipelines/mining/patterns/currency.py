@@ -31,6 +31,7 @@ def _currency_signs() -> str:
 
 
 _SIGN = f"(?:[A-Z]{{1,3}}\\$|[{_currency_signs()}])"
+_ANY_SIGN = f"[{_currency_signs()}]"  # every variant's match holds one (``Family.requires``)
 _AMOUNT = r"(?<![\w$%])\d(?:[\d.,\u00a0\u202f ]*\d)?"  # a whole number, not a placeholder's digits
 _MAGNITUDE = r"(?:[ \u00a0\u202f][^\W\d_]+\.?)?"  # one word between amount and a following symbol
 _SPACES = {"none": "", "space": " ", "nbsp": "\u00a0", "nnbsp": "\u202f"}
@@ -42,7 +43,7 @@ SYMBOL_POSITION = Family(
     "currency:symbol_position",
     (variant("before", f"{_NOT_PLACEHOLDER_BEFORE}{_SIGN}[ \u00a0\u202f]?\\d{_NO_SECOND_DOLLAR}"),
      variant("after", f"{_AMOUNT}{_MAGNITUDE}[ \u00a0\u202f]?{_SIGN}{_NOT_PLACEHOLDER_AFTER}")),
-    MQM_CURRENCY, "the currency symbol before or after the amount",
+    MQM_CURRENCY, "the currency symbol before or after the amount", requires=_ANY_SIGN,
 )
 
 
@@ -57,7 +58,7 @@ def _space_variant(space: str) -> str:
 SYMBOL_SPACE = Family(
     "currency:symbol_space",
     tuple(variant(name, _space_variant(space)) for name, space in _SPACES.items()),
-    MQM_CURRENCY, "the space between the amount and the currency symbol",
+    MQM_CURRENCY, "the space between the amount and the currency symbol", requires=_ANY_SIGN,
 )
 
 FAMILIES: tuple[Family, ...] = (SYMBOL_POSITION, SYMBOL_SPACE)

@@ -113,3 +113,17 @@ def test_counting_skips_only_targets_without_a_family_s_required_strings() -> No
                     units[variant.name] += 1
         assert count_variants(family, texts) == (occ, units), family.dimension
         assert occ, family.dimension  # the texts do hold each family's variants
+
+
+def test_a_long_run_of_numbers_without_a_currency_sign_never_reaches_the_currency_variants() -> None:
+    """The currency variants backtrack over a run of numbers (10,000 characters of ``1 1 1 …`` took
+    9.7 s in one of them); every match holds a currency sign, so a target without one is skipped."""
+    from housestyle.pipelines.mining.patterns.base import family_prefilter
+    from housestyle.pipelines.mining.patterns.currency import FAMILIES as CURRENCY
+
+    hostile = "1 " * 5000
+    for family in CURRENCY:
+        prefilter = family_prefilter(family)
+        assert prefilter is not None and prefilter.search(hostile) is None
+        assert prefilter.search("5 US$") and prefilter.search("10\u00a0€") and prefilter.search("R$ 3")
+        assert count_variants(family, [hostile]) == ({}, {})
