@@ -12,10 +12,10 @@ import sys
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from contextlib import nullcontext
 from typing import Any
 
 import spacy

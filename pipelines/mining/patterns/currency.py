@@ -30,8 +30,8 @@ def _currency_signs() -> str:
     return re.escape(signs)
 
 
-_SIGN = f"(?:[A-Z]{{1,3}}\\$|[{_currency_signs()}])"
 _ANY_SIGN = f"[{_currency_signs()}]"  # every variant's match holds one (``Family.requires``)
+_SIGN = f"(?:[A-Z]{{1,3}}\\$|{_ANY_SIGN})"
 _AMOUNT = r"(?<![\w$%])\d(?:[\d.,\u00a0\u202f ]*\d)?"  # a whole number, not a placeholder's digits
 _MAGNITUDE = r"(?:[ \u00a0\u202f][^\W\d_]+\.?)?"  # one word between amount and a following symbol
 _SPACES = {"none": "", "space": " ", "nbsp": "\u00a0", "nnbsp": "\u202f"}
