@@ -27,7 +27,7 @@ from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parse
 from typing import Any
 
 from housestyle.pipelines.conventions.pattern_tree import parse_tree
-from housestyle.pipelines.conventions.timed_regex import TimedPattern, per_start_cost
+from housestyle.pipelines.conventions.timed_regex import TimedPattern, compiled_re, per_start_cost
 
 _REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT}
 _NON_BACKTRACKING = {getattr(C, "POSSESSIVE_REPEAT", None), getattr(C, "ATOMIC_GROUP", None)} - {None}
@@ -152,7 +152,7 @@ def slow_patterns(patterns: list[str], timeout: float = 1.0) -> dict[str, str]:
     for pattern in dict.fromkeys(patterns):
         for part in [pattern, *lookaround_bodies(pattern)]:
             try:
-                re.compile(part)
+                compiled_re(part)
             except (re.error, RecursionError, OverflowError):
                 continue  # a body that refers to an outer group: probed with its pattern only
             length = _probe_slow(part, timeout)
@@ -167,9 +167,11 @@ def slow_patterns(patterns: list[str], timeout: float = 1.0) -> dict[str, str]:
 
 
 def compile_problem(pattern: str) -> str | None:
-    """Why ``pattern`` does not compile as a Python regex, or None."""
+    """Why ``pattern`` does not compile as a Python regex, or None. Compiled through ``compiled_re``'s
+    cache, which the slow-pattern probe and the scorer then read: ``re``'s own cache holds 512
+    patterns, and a mined set has thousands, so each was parsed and compiled again at every step."""
     try:
-        re.compile(pattern)
+        compiled_re(pattern)
     except (re.error, RecursionError, OverflowError) as exc:
         return f"regex does not compile: {exc}"
     return None

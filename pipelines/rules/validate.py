@@ -20,6 +20,7 @@ from housestyle.pipelines.conventions.pattern_tree import parse_tree
 from housestyle.pipelines.conventions.folding import fold_text, nfkc_changes
 from housestyle.pipelines.conventions.model import MATCH_MODES, ORIGINS, RULE_TYPES, STATUSES, Convention
 from housestyle.pipelines.conventions.regex_guard import compile_problem, min_width, slow_patterns, static_problem
+from housestyle.pipelines.conventions.timed_regex import per_start_cost
 from housestyle.pipelines.errors import ConventionError
 from housestyle.pipelines.rules.registry import RULES, is_vacuous
 
@@ -66,6 +67,10 @@ def _check_regex(conv: Convention, pattern: str, mode: str, field: str, path: st
     problem = compile_problem(pattern) or static_problem(pattern)
     if problem is None and min_width(pattern) == 0:
         problem = "regex can match the empty string, so 'present' would be meaningless"
+    if problem is None:
+        # Asked by the slow-pattern probe after the whole set is read, when this pattern's parse tree has
+        # left parse_tree's small cache; its answer is cached by pattern, so read it while the tree is here.
+        per_start_cost(pattern)
     if problem is None and mode != "exact":
         # Regexes apply AS WRITTEN to folded text: a literal the fold rewrites can never match.
         for char in _top_literals(pattern):
