@@ -9,6 +9,7 @@ are, the TM says which one the client made. Code-point content → match_mode ``
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -17,8 +18,12 @@ from functools import lru_cache
 
 from housestyle.pipelines.conventions.factors import required_factors
 from housestyle.pipelines.conventions.model import Convention
+from housestyle.pipelines.conventions.timed_regex import MAX_FAST_TEXT, MAX_TIMEOUTS, RegexTimeout, TimedPattern
 from housestyle.pipelines.mining.corpus import Corpus
 from housestyle.pipelines.mining.params import MiningParams
+
+
+LOG = logging.getLogger("housestyle.mining")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,19 +69,40 @@ def family_prefilter(family: Family) -> re.Pattern[str] | None:
 
 
 def count_variants(family: Family, targets: Sequence[str]) -> tuple[Counter[str], Counter[str]]:
-    """(occurrences, units) per variant over raw targets."""
+    """(occurrences, units) per variant over raw targets. A target longer than the scorer's
+    ``MAX_FAST_TEXT`` is counted on its timed engine (``_count_long``)."""
     occ: Counter[str] = Counter()
     units: Counter[str] = Counter()
     prefilter = family_prefilter(family)
+    timed: dict[str, TimedPattern] = {}  # per call: a pattern stopped on one count is not stopped for the next
     for text in targets:
         if prefilter is not None and prefilter.search(text) is None:
             continue
         for variant in family.variants:
-            n = len(variant.count.findall(text))  # one item per match, as finditer: no match objects
+            if len(text) <= MAX_FAST_TEXT:
+                n = len(variant.count.findall(text))  # one item per match, as finditer: no match objects
+            else:
+                n = _count_long(family, variant, text, timed)
             if n:
                 occ[variant.name] += n
                 units[variant.name] += 1
     return occ, units
+
+
+def _count_long(family: Family, variant: Variant, text: str, timed: dict[str, TimedPattern]) -> int:
+    """Matches of ``variant`` in a long target, bounded in time as the scorer bounds them: a currency
+    amount backtracks over a run of numbers (20,000 characters of ``1 1 1 …`` and a ``$`` took about a
+    minute, and a TM unit may hold 64 MiB). A timeout counts nothing for that target and is logged;
+    after ``MAX_TIMEOUTS`` the variant is not run on the long targets left in this count."""
+    pattern = timed.setdefault(variant.name, TimedPattern(variant.count.pattern))
+    try:
+        return sum(1 for _ in pattern.finditer(text))
+    except RegexTimeout as exc:
+        if not exc.stopped:  # once stopped, the last timeout's warning has said so
+            after = "; not run on the further long targets of this count" if pattern.timeouts >= MAX_TIMEOUTS else ""
+            LOG.warning("%s, variant %r: not counted in a target of %s characters (timed out after %g s)%s",
+                        family.dimension, variant.name, f"{len(text):,}", exc.timeout, after)
+        return 0
 
 
 def dominant(occ: Counter[str], units: Counter[str], params: MiningParams) -> str | None:

@@ -127,3 +127,30 @@ def test_a_long_run_of_numbers_without_a_currency_sign_never_reaches_the_currenc
         assert prefilter is not None and prefilter.search(hostile) is None
         assert prefilter.search("5 US$") and prefilter.search("10\u00a0€") and prefilter.search("R$ 3")
         assert count_variants(family, [hostile]) == ({}, {})
+
+
+def test_a_long_run_of_numbers_with_a_currency_sign_is_counted_on_the_timed_engine(caplog) -> None:  # type: ignore[no-untyped-def]
+    """With a sign in the target the backtracking stays (4,000 characters of ``1 1 …`` and a ``$``: 1.2 s;
+    quadratic, so 40,000: minutes). A target over the scorer's MAX_FAST_TEXT is counted on its timed
+    engine: an ordinary long one counts as ``re`` counts it; the hostile one times out, is logged and
+    counts nothing, and after MAX_TIMEOUTS the variant is not run on the long targets left."""
+    import logging
+    from collections import Counter
+
+    from housestyle.pipelines.conventions.timed_regex import MAX_FAST_TEXT, MAX_TIMEOUTS
+    from housestyle.pipelines.mining.patterns.currency import SYMBOL_POSITION, SYMBOL_SPACE
+
+    ordinary = "Un don de 20\u00a0$, un autre de 30 $ et de 5 €. " * 200
+    assert len(ordinary) > MAX_FAST_TEXT
+    expected = Counter({v.name: len(v.count.findall(ordinary)) for v in SYMBOL_SPACE.variants})
+    assert count_variants(SYMBOL_SPACE, [ordinary]) == (+expected, Counter(dict.fromkeys(+expected, 1)))
+    assert len(+expected) == 2  # the no-break space and the space variants both occur
+
+    # "$ 1" is a sign before its amount, found at once; the sign-after variant retries the run of
+    # numbers from every digit (and finds no sign after it).
+    hostile = "$ " + "1 " * 20_000 + "x"
+    with caplog.at_level(logging.WARNING, logger="housestyle.mining"):
+        occ, units = count_variants(SYMBOL_POSITION, [hostile] * (MAX_TIMEOUTS + 2))
+    warned = [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"{SYMBOL_POSITION.dimension}, variant 'after'")]
+    assert len(warned) == MAX_TIMEOUTS and all("not counted in a target of 40,003 characters" in w for w in warned)
+    assert occ == units == Counter(before=MAX_TIMEOUTS + 2)
