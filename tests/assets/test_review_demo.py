@@ -1,11 +1,12 @@
-"""The decision loop on the demo client (TICO-19 en→fr, 3,071 units, ~6,000 rules), as a linguist and an
-analyst run it: export the packet, fill 30 decisions (10 accept, 10 reject, 10 edit), import them,
-re-build the set; then re-mine after removing and adding a few TM units: the decisions that still
-apply are kept, the rest reported as unmatched.
+"""The decision loop on the demo client's TM (TICO-19 en→fr: its first 1,500 units, ~3,500 rules), as a
+linguist and an analyst run it: export the packet, fill 30 decisions (10 accept, 10 reject, 10 edit),
+import them, re-build the set; then re-mine after removing and adding a few TM units: the decisions that
+still apply are kept, the rest reported as unmatched.
 
-Mining the demo costs about a minute, so the module mines it once (module-scoped fixture) and
-re-builds the set from that result with the same ``build_set`` ``mine`` calls; only the changed TM
-is mined again, through ``housestyle mine --decisions``.
+Mining costs seconds per hundred units, so the module mines once (module-scoped fixture) and re-builds
+the set from that result with the same ``build_set`` ``mine`` calls; only the changed TM is mined again,
+through ``housestyle mine --decisions``. Half the demo TM, because the whole of it mined twice took two
+minutes of the suite (the whole TM goes through this loop in tests/assets/commands/test_run.py's job).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from housestyle.pipelines.mining.mine import mine_corpus
 from tests.conftest import REPO_ROOT
 
 DEMO_TM = REPO_ROOT / "inbox" / "demo" / "tm" / "all.en-fr.tmx"
+UNITS = 1500  # the demo TM's first units, in file order
 SCORED = ("candidate", "validated")  # what score and scoring_run score by default (SPEC §3)
 
 pytestmark = pytest.mark.skipif(not DEMO_TM.is_file(), reason="the demo TM (inbox/demo/tm/all.en-fr.tmx) is not in this checkout")
@@ -46,8 +48,10 @@ class Demo:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
     root = tmp_path_factory.mktemp("review_demo")
-    ingest_files([DEMO_TM], client="demo", out_dir=root / "units")
+    ingest_files([DEMO_TM], client="demo", out_dir=root / "all")
     units = root / "units" / "tm_units.parquet"
+    units.parent.mkdir()
+    pl.read_parquet(root / "all" / "tm_units.parquet").sort("unit_ordinal").head(UNITS).write_parquet(units)
     result = mine_corpus(corpus_from_units(read_units_for_mining(units), "en", "fr"))
     written, _ = build_set({pair_key("en", "fr"): result}, read_sources(), client="demo", rules_out=root / "rules_out",
                            inputs={"tm_units.parquet": "demo"}, split=None)
