@@ -1,5 +1,5 @@
 """Per-rule table for choosing the held-out bar (issue 25; not a test): ``python -m tests.eval.heldout_bar_rules
---out DIR [--only NAME]``.
+--out DIR [--only NAME] [--both-folds]``.
 
 For each bench case (``tests.bench.bench_heldout.cases``; the fomo probe is skipped: nothing is tuned on
 it) mine the case's mined half with ``housestyle mine`` (its cross-fit inside that half gives each rule
@@ -73,13 +73,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--both-folds", action="store_true", help="also mine B and judge on A (the seeded corpora)")
     args = parser.parse_args(argv)
     data = find_shared_data()
     if data is None:
         raise SystemExit("../shared/data not found")
     wanted = [w.strip() for w in args.only.split(",") if w.strip()]
     args.out.mkdir(parents=True, exist_ok=True)
-    for case in cases(data, False):
+    for case in cases(data, args.both_folds):
         if "probe" in case.name or (wanted and not any(w in case.name for w in wanted)):
             continue
         with tempfile.TemporaryDirectory(prefix="bar-rules-") as work:

@@ -10,7 +10,9 @@ attested-gold recall over the scored rules. The bars replayed:
 - ``EB mean``: Beta-binomial posterior mean >= .9, the prior fitted (maximum marginal likelihood)
   to the judged rules of the same run — "a prior from the kind's held-out pass rate";
 - ``EB lb q``: the posterior's q-quantile >= .9 (a lower bound instead of the mean);
-- ``EB by support``: the prior fitted per support (1, 2, 3, 4, >= 5), posterior mean >= .9.
+- ``EB by support``: the prior fitted per support (1, 2, 3, 4, >= 5), posterior mean >= .9;
+- ``N@R``: the current bar's shape with other numbers (>= N cross-fit items, >= R of them pass).
+Each row also gives the scored rules' term items per segment of the other half (the coverage target).
 """
 
 from __future__ import annotations
@@ -68,8 +70,15 @@ def eb_by_support(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarr
     return mean >= 0.9
 
 
+def grid(min_items: int, min_rate: float) -> Bar:
+    def bar(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:
+        return np.asarray((n >= min_items) & (k >= min_rate * n))
+    return bar
+
+
 BARS: dict[str, Bar] = {"current": current, "EB mean": eb_mean, "EB lb .2": eb_lower(0.2), "EB lb .1": eb_lower(0.1),
-                        "EB by support": eb_by_support}
+                        "EB by support": eb_by_support,
+                        **{f"{n}@{r}": grid(n, r) for n, r in ((3, 1.0), (4, 0.9), (4, 0.95), (4, 1.0), (5, 0.95), (6, 1.0))}}
 
 
 def replay(table: Path) -> list[str]:
@@ -85,13 +94,14 @@ def replay(table: Path) -> list[str]:
         bi, bp = int(kept["b_items"].sum()), int(kept["b_passed"].sum())
         recalled = {p for ps in kept["recalls"].to_list() for p in ps}
         gold = f"{len(recalled)}/{len(attested)} = {len(recalled) / len(attested):.3f}" if attested else "—"
-        lines.append(f"| {table.stem} | {name} | {int(keep.sum())} | {bp}/{bi} = {bp / max(bi, 1):.4f} | {gold} |")
+        per_segment = bi / d["held_segments"][0] if d.height else 0.0
+        lines.append(f"| {table.stem} | {name} | {int(keep.sum())} | {bp}/{bi} = {bp / max(bi, 1):.4f} | {per_segment:.2f} | {gold} |")
     return lines
 
 
 def main() -> None:
-    print("| case | bar | scored term rules | other half: passed/items | attested gold recalled (scored) |")
-    print("|---|---|---|---|---|")
+    print("| case | bar | scored term rules | other half: passed/items | items / segment | attested gold recalled (scored) |")
+    print("|---|---|---|---|---|---|")
     for folder in sys.argv[1:]:
         for table in sorted(Path(folder).glob("*.parquet")):
             print("\n".join(replay(table)))
