@@ -6,7 +6,7 @@ the mined half only) and its items on the other half (``b_items``/``b_passed``).
 of the cross-fit counts; the bench's figures follow from it without mining again: the scored rules'
 pass rate on the other half (what ``bench_heldout`` reports as "approved pass" for terms) and
 attested-gold recall over the scored rules. The bars replayed:
-- ``current``: ``params.heldout.term`` (>= 3 items, >= .9 of them pass);
+- ``current``: ``params.heldout.term`` as this code sets it;
 - ``EB mean``: Beta-binomial posterior mean >= .9, the prior fitted (maximum marginal likelihood)
   to the judged rules of the same run — "a prior from the kind's held-out pass rate";
 - ``EB lb q``: the posterior's q-quantile >= .9 (a lower bound instead of the mean);
@@ -27,6 +27,8 @@ import polars as pl
 from scipy.special import betaln
 from scipy.stats import beta
 
+from housestyle.pipelines.mining.params import DEFAULT_PARAMS
+
 Bar = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
@@ -44,7 +46,8 @@ def fit_prior(k: np.ndarray, n: np.ndarray) -> tuple[float, float]:
 
 
 def current(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:
-    return (n >= 3) & (k >= 0.9 * n)
+    bar = DEFAULT_PARAMS.heldout.term
+    return np.asarray((n >= bar.min_items) & (k >= bar.min_rate * n))
 
 
 def eb_mean(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:

@@ -48,8 +48,8 @@ def test_the_moved_thresholds_are_read_from_the_parameters() -> None:
 
 def test_params_are_grouped_and_replaced_by_dotted_name_or_group() -> None:
     p = DEFAULT_PARAMS
-    dotted = p.with_({"terms.min_support": 2, "heldout.term.min_rate": 0.95})
-    assert (dotted.terms.min_support, dotted.heldout.term.min_rate, dotted.heldout.term.min_items) == (2, 0.95, 3)
+    dotted = p.with_({"terms.min_support": 2, "heldout.term.min_rate": 0.99})
+    assert (dotted.terms.min_support, dotted.heldout.term.min_rate, dotted.heldout.term.min_items) == (2, 0.99, 4)
     assert p.terms.min_support == 1  # frozen: a copy, the defaults untouched
     assert p.with_(terms={"min_support": 2}) == p.with_(terms=TermParams(min_support=2)) == p.with_({"terms.min_support": 2})
     assert dotted.params_hash() != p.params_hash() and p.with_({}).params_hash() == p.params_hash()
