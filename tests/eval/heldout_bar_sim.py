@@ -45,11 +45,6 @@ def fit_prior(k: np.ndarray, n: np.ndarray) -> tuple[float, float]:
     return best[1], best[2]
 
 
-def current(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:
-    bar = DEFAULT_PARAMS.heldout.term
-    return np.asarray((n >= bar.min_items) & (k >= bar.min_rate * n))
-
-
 def eb_mean(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:
     a, b = fit_prior(k, n)
     return (k + a) / (n + a + b) >= 0.9
@@ -77,6 +72,9 @@ def grid(min_items: int, min_rate: float) -> Bar:
     def bar(k: np.ndarray, n: np.ndarray, support: np.ndarray) -> np.ndarray:
         return np.asarray((n >= min_items) & (k >= min_rate * n))
     return bar
+
+
+current = grid(DEFAULT_PARAMS.heldout.term.min_items, DEFAULT_PARAMS.heldout.term.min_rate)
 
 
 BARS: dict[str, Bar] = {"current": current, "EB mean": eb_mean, "EB lb .2": eb_lower(0.2), "EB lb .1": eb_lower(0.1),
