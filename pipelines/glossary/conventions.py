@@ -13,6 +13,7 @@ glossary rule and a mined rule of the same term read the same. Two concepts of o
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,11 @@ def _convention(concept: Concept, source: str, expected: list[str], wrong: list[
     return conv
 
 
+def _control(term: str) -> str | None:
+    """The first control character (Unicode Cc: NUL, line breaks, C1 codes) of a term, if any."""
+    return next((ch for ch in term if unicodedata.category(ch) == "Cc"), None)
+
+
 def to_conventions(concepts: Sequence[Concept]) -> Converted:
     """Every concept as conventions (module doc); concepts without a source or a target term, and
     rules that do not validate, are refused with the reason."""
@@ -100,6 +106,10 @@ def to_conventions(concepts: Sequence[Concept]) -> Converted:
     for c in concepts:
         if not c.sources:
             out.refused.append(Refusal(c.where, c.concept_id, f"no source term ({c.src_lang})"))
+            continue
+        if bad := next((t for t in c.sources + c.preferred + c.admitted + c.wrong if _control(t)), None):
+            out.refused.append(Refusal(c.where, c.concept_id, f"term {bad!r} holds a control character "
+                                       f"(U+{ord(_control(bad) or ' '):04X}): no text can match it"))
             continue
         if not (c.preferred or c.admitted or c.wrong):
             out.refused.append(Refusal(c.where, c.concept_id, f"no target term ({c.tgt_lang})"))

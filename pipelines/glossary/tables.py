@@ -16,7 +16,6 @@ are in pipelines/glossary/README.md).
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,11 +26,14 @@ import langcodes
 from housestyle.pipelines.errors import InputError, MalformedFileError
 from housestyle.pipelines.glossary.model import Concept, Refusal, Role, covers, role_of
 from housestyle.pipelines.langtags import same_language, try_normalise
+from housestyle.pipelines.spreadsheet import XlsxLimits, csv_records, read_xlsx_rows
 
 MAX_BYTES = 64 << 20
 MAX_ROWS = 500_000
 MAX_CELL = 10_000
 MAX_TERM_CHARS = 200
+MAX_COLUMNS = 1_024  # a language-layout export: ~5 fields for each of up to ~200 languages
+XLSX_LIMITS = XlsxLimits("termbase", MAX_BYTES, 512 << 20, MAX_COLUMNS, MAX_ROWS + 1)
 SOURCE_COLUMNS = ("sourcestring", "source", "source term", "source_term", "sourceterm")
 TARGET_COLUMNS = ("targetstring", "target", "target term", "target_term", "targetterm", "translation")
 SOURCE_LANG_COLUMNS = ("sourcelang", "source language", "source_lang", "sourcelanguage")
@@ -95,30 +97,12 @@ def read_rows(path: Path) -> list[list[str]]:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    rows = []
-    for n, row in enumerate(csv.reader(io.StringIO(text), dialect)):
-        if n > MAX_ROWS:
-            raise MalformedFileError(f"more than {MAX_ROWS} rows", path=str(path), location=n)
-        rows.append([c[:MAX_CELL] for c in row])
-    return rows
+    records = csv_records(text, path, max_rows=MAX_ROWS + 1, dialect=dialect)
+    return [[c[:MAX_CELL] for c in row] for _, row in records]
 
 
 def _xlsx_rows(path: Path) -> list[list[str]]:
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises zipfile/KeyError/ValueError for a file that is no workbook  # noqa: BLE001
-        raise MalformedFileError(f"not an XLSX workbook: {type(exc).__name__}", path=str(path)) from None
-    try:
-        rows = []
-        for n, values in enumerate(book.worksheets[0].iter_rows(values_only=True)):
-            if n > MAX_ROWS:
-                raise MalformedFileError(f"more than {MAX_ROWS} rows", path=str(path), location=n)
-            rows.append(["" if v is None else str(v)[:MAX_CELL] for v in values])
-        return rows
-    finally:
-        book.close()
+    return [["" if v is None else str(v)[:MAX_CELL] for v in values] for values in read_xlsx_rows(path, XLSX_LIMITS)]
 
 
 def read_table(path: Path, *, src_lang: str | None, tgt_lang: str | None) -> Iterator[Concept | Refusal]:

@@ -6,7 +6,6 @@ Every malformed row names the file and line; skipped rows are returned, never dr
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
@@ -19,11 +18,13 @@ from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.errors import InputError, MalformedFileError, UnsafeXmlError
 from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.registration.fold import fold
+from housestyle.pipelines.spreadsheet import csv_records
 
 XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 # Both TICO-19 layouts share these two columns (Facebook: id,sourceLang,targetLang,sourceString,
 # targetString; Google: stringID,sourceLang,targetLang,pos,description,sourceString,targetString).
 CSV_SOURCE, CSV_TARGET = "sourceString", "targetString"
+MAX_GOLD_ROWS = 1_000_000  # a hand-authored gold file has hundreds
 _CONVENTION_FIELDS = {f.name for f in fields(Convention)} - {"convention_id"}
 
 
@@ -72,19 +73,23 @@ def _merge(pairs: Iterator[tuple[str, str, str]]) -> list[GoldPair]:
 
 
 def _csv_rows(path: Path, skipped: list[str]) -> Iterator[tuple[str, str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        if CSV_SOURCE not in header or CSV_TARGET not in header:
-            raise MalformedFileError(f"term CSV needs columns {CSV_SOURCE!r} and {CSV_TARGET!r}, header is {header}",
-                                     path=str(path), location=1)
-        for row in reader:
-            line = f"line {reader.line_num}"
-            source, target = (row.get(CSV_SOURCE) or "").strip(), (row.get(CSV_TARGET) or "").strip()
-            if not source or not target:
-                skipped.append(f"{path}:{line}: empty {CSV_SOURCE if not source else CSV_TARGET}")
-                continue
-            yield source, target, line
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MalformedFileError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    records = [(line, row) for line, row in csv_records(text, path, max_rows=MAX_GOLD_ROWS) if row]
+    header = records[0][1] if records else []
+    if CSV_SOURCE not in header or CSV_TARGET not in header:
+        raise MalformedFileError(f"term CSV needs columns {CSV_SOURCE!r} and {CSV_TARGET!r}, header is {header}",
+                                 path=str(path), location=1)
+    for number, row in records[1:]:
+        line = f"line {number}"
+        cells = dict(zip(header, row))
+        source, target = (cells.get(CSV_SOURCE) or "").strip(), (cells.get(CSV_TARGET) or "").strip()
+        if not source or not target:
+            skipped.append(f"{path}:{line}: empty {CSV_SOURCE if not source else CSV_TARGET}")
+            continue
+        yield source, target, line
 
 
 def _tbx_rows(path: Path, src_lang: str, tgt_lang: str) -> Iterator[tuple[str, str, str]]:

@@ -7,11 +7,10 @@ drop-down list (data validation) for ``decision``. A second sheet says how to fi
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -23,7 +22,8 @@ from housestyle.pipelines.cells import as_text_cell
 from housestyle.pipelines.conventionset.decisions import DECISION_WORDS
 from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
-from housestyle.pipelines.review.packet_bounds import MAX_PACKET_COLUMNS, MAX_PACKET_ROWS, check_packet_bounds
+from housestyle.pipelines.review.packet_bounds import PACKET_LIMITS
+from housestyle.pipelines.spreadsheet import check_file_size, csv_records, read_xlsx_rows
 
 SHEET = "review"
 WIDTHS = {"convention_id": 18, "dimension": 28, "rule": 10, "src": 24, "expected_forms": 30, "wrong_forms": 24,
@@ -100,27 +100,16 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
     suffix = path.suffix.lower()
     if not path.is_file():
         raise InputError("file not found", path=str(path))
-    check_packet_bounds(path)
+    check_file_size(path, PACKET_LIMITS)
     rows: list[list[str]]
-    if suffix == ".xlsx":
-        try:
-            book = load_workbook(path, read_only=True, data_only=True, rich_text=False)
-        except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors for a broken file
-            raise InputError(f"not a readable XLSX workbook: {exc}", path=str(path)) from None
-        sheet = book[SHEET] if SHEET in book.sheetnames else book.worksheets[0]
-        rows = []  # blank rows are kept as [] (row numbers stay the spreadsheet's), never as 64 empty cells
-        for values in sheet.iter_rows(values_only=True, max_col=MAX_PACKET_COLUMNS):
-            if len(rows) >= MAX_PACKET_ROWS:
-                book.close()
-                raise InputError(f"refused: more than {MAX_PACKET_ROWS:,} rows", path=str(path))
-            rows.append([_text(v) for v in values] if any(v is not None for v in values) else [])
-        book.close()
+    if suffix == ".xlsx":  # blank rows stay [] (row numbers stay the spreadsheet's)
+        rows = [[_text(v) for v in values] for values in read_xlsx_rows(path, PACKET_LIMITS, SHEET)]
     elif suffix == ".csv":
         try:
-            with path.open(encoding="utf-8-sig", newline="") as handle:
-                rows = list(csv.reader(handle))
-        except (UnicodeDecodeError, csv.Error) as exc:
+            text = path.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
             raise InputError(f"not a UTF-8 CSV file: {exc}", path=str(path)) from None
+        rows = [row for _, row in csv_records(text, path, max_rows=PACKET_LIMITS.max_rows)]
     else:
         raise InputError("a review packet is .xlsx or .csv", path=str(path))
     if not rows:

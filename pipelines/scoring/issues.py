@@ -5,18 +5,17 @@ One row per failed item, most severe kind first (``verdicts.SEVERITY``): system,
 source, output, dimension, what is missing or wrong, new / inherited / ignored, and the columns a
 reviewer fills (``ignore``: ``x`` for this system, ``*`` for every system; ``comment``). Every cell
 is written as text and neutralised like publish's CSV (``csv_glossary.inert_cell``): a TM text
-starting with ``=`` never becomes a formula. Reading back is bounded before openpyxl opens the file.
+starting with ``=`` never becomes a formula. Reading back is bounded (``pipelines/spreadsheet.py``).
 """
 
 from __future__ import annotations
 
-import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
 import polars as pl
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 
 from housestyle.pipelines import atomic
@@ -26,6 +25,7 @@ from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.cells import FORMULA_STARTS, inert_cell
 from housestyle.pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
 from housestyle.pipelines.scoring.verdicts import severity_rank
+from housestyle.pipelines.spreadsheet import XlsxLimits, read_xlsx_rows
 
 SHEET = "issues"
 COLUMNS: tuple[str, ...] = ("system", "segment_id", "file", "source", "output", "dimension", "rule", "problem",
@@ -34,10 +34,10 @@ FILLED = ("ignore", "comment")
 WIDTHS = {"segment_id": 22, "file": 18, "source": 50, "output": 50, "dimension": 24, "problem": 36, "comment": 30}
 IGNORE_WORDS = {"x": None, "yes": None, "y": None, "1": None, "true": None, "ignore": None, ALL_SYSTEMS: ALL_SYSTEMS,
                 "all": ALL_SYSTEMS}
-MAX_XLSX_BYTES = 64 << 20  # compressed file
-MAX_XLSX_INFLATED = 512 << 20  # all members together, as the zip declares them
 FILL = PatternFill("solid", fgColor="FFF2CC")
 MAX_ROWS = 100_000  # a checklist past this is no checklist (and openpyxl's memory grows per cell); failures.parquet has all
+# read back: the file as written (64 MiB, 512 MiB of XML), its 13 columns and a reviewer's few more, its rows
+ISSUE_LIST_LIMITS = XlsxLimits("issue list", 64 << 20, 512 << 20, 64, MAX_ROWS + 1_000)
 
 
 def split_file(segment_id: str, default: str) -> tuple[str, str]:
@@ -115,21 +115,6 @@ def write_issues(rows: Sequence[dict[str, str]], path: Path, title: str) -> Path
     return atomic.write_with(path, lambda tmp: book.save(tmp))
 
 
-def _bounded(path: Path) -> None:
-    size = path.stat().st_size
-    if size > MAX_XLSX_BYTES:
-        raise InputError(f"refused: {size:,} bytes, over the {MAX_XLSX_BYTES:,}-byte limit for an issue list",
-                         path=str(path))
-    try:
-        with zipfile.ZipFile(path) as archive:
-            inflated = sum(i.file_size for i in archive.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise InputError(f"not a readable XLSX workbook: {exc}", path=str(path)) from None
-    if inflated > MAX_XLSX_INFLATED:
-        raise InputError(f"refused: inflates to {inflated:,} bytes, over the {MAX_XLSX_INFLATED:,}-byte limit",
-                         path=str(path))
-
-
 def _uninert(text: str) -> str:
     """The text ``inert_cell`` neutralised, as it was (only its own apostrophe is taken off)."""
     return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
@@ -141,14 +126,7 @@ def read_ignore_marks(path: Path, reviewer: str, now: str | None = None) -> pl.D
     path = Path(path)
     if not path.is_file():
         raise InputError("file not found", path=str(path))
-    _bounded(path)
-    try:
-        book = load_workbook(path, read_only=True, data_only=True, rich_text=False)
-    except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors for a broken file
-        raise InputError(f"not a readable XLSX workbook: {exc}", path=str(path)) from None
-    sheet = book[SHEET] if SHEET in book.sheetnames else book.worksheets[0]
-    values = [["" if v is None else str(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-    book.close()
+    values = [["" if v is None else str(v) for v in row] for row in read_xlsx_rows(path, ISSUE_LIST_LIMITS, SHEET)]
     header = [h.strip() for h in values[0]] if values else []
     needed = ("system", "segment_id", "dimension", "convention_id", "identity", "ignore")
     missing = [c for c in needed if c not in header]

@@ -63,6 +63,18 @@ def _mined(src: str, forms: list[str]) -> Convention:
                       src_lang="en", tgt_lang="fr", origin="mined", support=5)
 
 
+def test_a_term_holding_a_control_character_is_refused_not_written() -> None:
+    """A NUL in a CSV cell (or a C1 code in a TBX term) made a rule no text can ever pass."""
+    concepts = [Concept("1", "t.csv:2", "en", "fr", ["file"], preferred=["fich\x00ier"]),
+                Concept("2", "t.csv:3", "en", "fr", ["fol\x85der"], preferred=["dossier"]),
+                Concept("3", "t.csv:4", "en", "fr", ["page"], preferred=["page"])]
+    done = to_conventions(concepts)
+    assert [c.src for c in done.conventions] == ["page"]
+    assert [r.reason for r in done.refused] == [
+        "term 'fich\\x00ier' holds a control character (U+0000): no text can match it",
+        "term 'fol\\x85der' holds a control character (U+0085): no text can match it"]
+
+
 def test_a_mined_rule_is_not_written_twice_and_a_contradiction_is_reported() -> None:
     glossary = to_conventions([Concept("c1", "g:1", "en-US", "fr", ["email"], ["courriel"]),
                                Concept("c2", "g:2", "en-US", "fr", ["password"], ["mot de passe"])]).conventions

@@ -69,3 +69,20 @@ def test_column_headers_of_the_tools() -> None:
     assert column_of("French_France") == ("fr", "term") and column_of("English (United States)") == ("en", "term")
     assert column_of("fr_FR") == ("fr-FR", "term") and column_of("Gender") == (None, "gender")
     assert column_of("id") == (None, "id") and column_of("Term_Info") == (None, "term_info")
+
+
+# Hostile CSV termbases (2026-12-07): each was a traceback or a silent loss before.
+
+def test_an_unclosed_quote_is_refused_with_the_line_it_opens_on(tmp_path: Path) -> None:
+    """Read leniently, the quote swallowed the 11 rows after it into one "term"; now it names line 2."""
+    path = tmp_path / "quote.csv"
+    path.write_text('source,target\nfile,"fichier\nfolder,dossier\n' + "a,b\n" * 10)
+    with pytest.raises(InputError, match=r"quote.csv:2: not readable as CSV: unexpected end of data"):
+        read_glossary(path, src_lang="en", tgt_lang="fr")
+
+
+def test_a_cell_past_the_csv_field_limit_is_an_input_error_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text("source,target\nfolder,dossier\nfile," + "x" * 200_000 + "\n")
+    with pytest.raises(InputError, match=r"long.csv:3: not readable as CSV: field larger than field limit"):
+        read_glossary(path, src_lang="en", tgt_lang="fr")

@@ -1,0 +1,126 @@
+"""Reading a workbook a user hands back (a filled review packet, an issue list, a termbase), bounded.
+
+Why one reader for all three: an XLSX is a zip of XML, and openpyxl's read-only mode trusts the
+sheet's ``<dimension>`` element.
+- A dimension that understates the rows makes openpyxl stop at it: a 50-entry termbase whose
+  dimension said ``A1:B3`` imported 2 entries, and a filled packet or issue list would have lost the
+  decisions and ignores below, without a word. The declared dimension is therefore dropped
+  (``reset_dimensions``) and every row the sheet holds is read.
+- A dimension (or a cell) in column XFD pads every row to 16,384 cells: a 722 kB termbase of
+  100,000 such rows took 7 GB and died with MemoryError in ``import-glossary``. Rows are read one at
+  a time; a row wider than the reader's columns is refused if a cell past them holds a value (it
+  would be read by nobody), else cut to them.
+- A small file can declare gigabytes of XML: the zip's central directory is checked first (size,
+  members, declared uncompressed size), and Python's zipfile never inflates a member beyond its
+  declared size, so what openpyxl reads is bounded by what was checked.
+
+The CSV forms of the same files go through ``csv_records``: parsed strictly, because a quote never
+closed made the lenient reader swallow every row after it into one cell (the decisions of a packet,
+the entries of a termbase), and a cell past the csv module's field limit was a traceback.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+
+from housestyle.pipelines.errors import InputError
+
+
+@dataclass(frozen=True)
+class XlsxLimits:
+    """What one kind of workbook may hold; ``what`` names it in refusals ("review packet")."""
+
+    what: str
+    max_bytes: int  # the file as given
+    max_inflated: int  # all zip members together, as the zip declares them
+    max_columns: int
+    max_rows: int  # header included
+    max_members: int = 1_000  # a workbook of a few sheets has ~10-20
+
+
+def check_file_size(path: Path, limits: XlsxLimits) -> None:
+    """Refuse a file over ``limits.max_bytes`` before anything reads it (XLSX or CSV)."""
+    size = path.stat().st_size
+    if size > limits.max_bytes:
+        raise InputError(f"refused: {size:,} bytes, over the {limits.what} limit of {limits.max_bytes:,}", path=str(path))
+
+
+def check_xlsx_bounds(path: Path, limits: XlsxLimits) -> None:
+    """Refuse a workbook whose zip directory is over the limits (module doc), naming the limit."""
+    check_file_size(path, limits)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise InputError(f"not a readable XLSX workbook: {exc}", path=str(path)) from None
+    if len(members) > limits.max_members:
+        raise InputError(f"refused: {len(members):,} zip members, over the limit of {limits.max_members:,}",
+                         path=str(path))
+    declared = sum(m.file_size for m in members)
+    if declared > limits.max_inflated:
+        raise InputError(f"refused: declares {declared:,} bytes uncompressed, over the limit of "
+                         f"{limits.max_inflated:,} (decompression bomb?)", path=str(path))
+
+
+def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None) -> list[list[Any]]:
+    """Every row of the named sheet (else the first) as cell values, ``None`` for an empty cell and
+    trailing empty cells cut; ``rows[i]`` is the spreadsheet's row ``i + 1`` (a missing row is ``[]``)."""
+    check_xlsx_bounds(path, limits)
+    try:
+        book = load_workbook(path, read_only=True, data_only=True, rich_text=False)
+    except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors for a broken file  # noqa: BLE001
+        raise InputError(f"not a readable XLSX workbook: {type(exc).__name__}: {exc}", path=str(path)) from None
+    try:
+        if not book.worksheets:
+            raise InputError("the workbook has no sheet", path=str(path))
+        found = book[sheet] if sheet is not None and sheet in book.sheetnames else book.worksheets[0]
+        if hasattr(found, "reset_dimensions"):  # read-only sheets: read every row, whatever <dimension> says
+            found.reset_dimensions()
+        rows: list[list[Any]] = []
+        for number, values in enumerate(found.iter_rows(values_only=True), start=1):
+            if number > limits.max_rows:
+                raise InputError(f"refused: more than {limits.max_rows:,} rows, over the {limits.what} limit",
+                                 path=str(path), location=f"row {number}")
+            cells = list(values)
+            while cells and cells[-1] is None:
+                cells.pop()
+            if len(cells) > limits.max_columns:
+                raise InputError(f"refused: a value in column {get_column_letter(len(cells))}, past the last column "
+                                 f"read ({get_column_letter(limits.max_columns)}, {limits.what})", path=str(path),
+                                 location=f"row {number}")
+            rows.append(cells)
+        return rows
+    except (InputError, MemoryError):
+        raise
+    except Exception as exc:  # a sheet's XML broken past its first rows  # noqa: BLE001
+        raise InputError(f"not a readable XLSX workbook: {type(exc).__name__}: {exc}", path=str(path)) from None
+    finally:
+        book.close()
+
+
+def csv_records(text: str, path: Path, *, max_rows: int,
+                dialect: type[csv.Dialect] | csv.Dialect = csv.excel) -> list[tuple[int, list[str]]]:
+    """Every record of a CSV text with the line it starts on; a malformed record (a quote never
+    closed, a cell over the field limit) is an InputError naming that line."""
+    reader = csv.reader(io.StringIO(text, newline=""), dialect, strict=True)
+    records: list[tuple[int, list[str]]] = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return records
+        except csv.Error as exc:
+            raise InputError(f"not readable as CSV: {exc} (in the record that starts on this line)",
+                             path=str(path), location=start) from None
+        if len(records) >= max_rows:
+            raise InputError(f"refused: more than {max_rows:,} rows", path=str(path), location=start)
+        records.append((start, row))
