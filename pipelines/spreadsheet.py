@@ -46,16 +46,16 @@ class XlsxLimits:
     max_members: int = 1_000  # a workbook of a few sheets has ~10-20
 
 
-def check_file_size(path: Path, limits: XlsxLimits) -> None:
-    """Refuse a file over ``limits.max_bytes`` before anything reads it (XLSX or CSV)."""
+def check_file_size(path: Path, max_bytes: int, what: str) -> None:
+    """Refuse a file over ``max_bytes`` before anything reads it (XLSX or CSV); ``what`` names the limit."""
     size = path.stat().st_size
-    if size > limits.max_bytes:
-        raise InputError(f"refused: {size:,} bytes, over the {limits.what} limit of {limits.max_bytes:,}", path=str(path))
+    if size > max_bytes:
+        raise InputError(f"refused: {size:,} bytes, over the {what} limit of {max_bytes:,}", path=str(path))
 
 
 def check_xlsx_bounds(path: Path, limits: XlsxLimits) -> None:
     """Refuse a workbook whose zip directory is over the limits (module doc), naming the limit."""
-    check_file_size(path, limits)
+    check_file_size(path, limits.max_bytes, limits.what)
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()

@@ -7,6 +7,7 @@ built the miner judging their own rules is not a review, so those rows are repor
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import math
 import random
@@ -19,10 +20,13 @@ import polars as pl
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.spreadsheet import check_file_size, csv_records
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("convention_id", "verdict")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("comment", "reviewer", "reviewer_role")
 Z_95 = 1.959963984540054
+MAX_REVIEW_BYTES = 64 << 20  # a verdict file has a row per sampled rule: hundreds
+MAX_REVIEW_ROWS = 1_000_000
 
 
 def read_review(path: Path) -> pl.DataFrame:
@@ -32,7 +36,7 @@ def read_review(path: Path) -> pl.DataFrame:
         if path.suffix.lower() == ".parquet":
             frame = pl.read_parquet(path)
         elif path.suffix.lower() in (".csv", ".tsv"):
-            frame = pl.read_csv(path, infer_schema=False, separator="\t" if path.suffix.lower() == ".tsv" else ",")
+            frame = _text_table(path)
         else:
             raise InputError("review file must be .csv, .tsv or .parquet", path=str(path))
     except (pl.exceptions.ComputeError, OSError) as exc:
@@ -44,6 +48,26 @@ def read_review(path: Path) -> pl.DataFrame:
         if column not in frame.columns:
             frame = frame.with_columns(pl.lit(None, dtype=pl.Utf8).alias(column))
     return frame.select([pl.col(c).cast(pl.Utf8) for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS)])
+
+
+def _text_table(path: Path) -> pl.DataFrame:
+    """A CSV / TSV verdict file as text columns, parsed strictly (``spreadsheet.csv_records``): a
+    quote never closed names its line, where polars printed the rest of the file."""
+    check_file_size(path, MAX_REVIEW_BYTES, "review file")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
+    records = [row for _, row in csv_records(text, path, max_rows=MAX_REVIEW_ROWS, dialect=dialect) if row]
+    if not records:
+        raise InputError("empty review file (no header row)", path=str(path), location=1)
+    header = [h.strip() for h in records[0]]
+    if twice := sorted({h for h in header if h and header.count(h) > 1}):
+        raise InputError(f"column(s) named twice: {', '.join(twice)}", path=str(path), location=1)
+    columns = {name: [row[i] if i < len(row) and row[i] != "" else None for row in records[1:]]
+               for i, name in enumerate(header) if name}
+    return pl.DataFrame(columns, schema={name: pl.Utf8 for name in columns})
 
 
 def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float]:

@@ -100,7 +100,7 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
     suffix = path.suffix.lower()
     if not path.is_file():
         raise InputError("file not found", path=str(path))
-    check_file_size(path, PACKET_LIMITS)
+    check_file_size(path, PACKET_LIMITS.max_bytes, PACKET_LIMITS.what)
     rows: list[list[str]]
     if suffix == ".xlsx":  # blank rows stay [] (row numbers stay the spreadsheet's)
         rows = [[_text(v) for v in values] for values in read_xlsx_rows(path, PACKET_LIMITS, SHEET)]

@@ -88,3 +88,21 @@ def test_review_sample_shows_each_rule_in_its_first_evidence_unit() -> None:
     assert sample.select("src", "example_source", "example_target").rows() == [
         ("cough", "", ""), ("fever", "High fever.", "Forte fièvre.")]
     assert review_sample(rules, 2, "abc123")["example_source"].to_list() == ["", ""]  # no TM given
+
+
+def test_a_verdict_file_with_an_unclosed_quote_names_its_line(tmp_path: Path) -> None:
+    """polars refused it too, but printed the rest of the file as the error; now one line, the record's."""
+    path = tmp_path / "v.csv"
+    path.write_text("convention_id,verdict,comment\nc1,wrong,\"too general\n" + "c2,correct,\n" * 20)
+    with pytest.raises(InputError, match=r"^\S*v.csv:2: not readable as CSV: unexpected end of data"):
+        read_review(path)
+
+
+def test_a_tsv_verdict_file_reads_as_text_and_a_doubled_column_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "v.tsv"
+    path.write_text("convention_id\tverdict\treviewer_role\nc1\tcorrect\tlinguist\nc2\twrong\t\n")
+    frame = read_review(path)
+    assert frame.rows() == [("c1", "correct", None, None, "linguist"), ("c2", "wrong", None, None, None)]
+    path.write_text("convention_id\tverdict\tverdict\nc1\tcorrect\twrong\n")
+    with pytest.raises(InputError, match=r"v.tsv:1: column\(s\) named twice: verdict"):
+        read_review(path)
