@@ -60,6 +60,24 @@ def _problem(row: dict[str, str], by_id: dict[str, Convention], client: str, set
     return None
 
 
+def _once_each(filled: Sequence[tuple[int, dict[str, str]]]) -> tuple[list[tuple[int, dict[str, str]]], list[tuple[int, str]]]:
+    """The filled rows with a rule's repeats dropped, and a problem for each repeat that says something
+    else: the later row would silently win, and an identical repeat would count twice as a judgement
+    in the precision gate."""
+    first: dict[str, tuple[int, tuple[str, ...]]] = {}
+    kept, problems = [], []
+    for n, row in filled:
+        cid = row.get("convention_id", "").strip()
+        said = (row.get("decision", "").strip().lower(), *(" ".join(row.get(c, "").split()) for c in FILLED_COLUMNS[1:]))
+        if cid not in first:
+            first[cid] = (n, said)
+            kept.append((n, row))
+        elif first[cid][1] != said:
+            problems.append((n, f"convention {cid!r} is decided again, differently from row {first[cid][0]} "
+                                f"(decision, forms or comment): one row per rule"))
+    return kept, problems
+
+
 def decisions_from_rows(rows: Sequence[tuple[int, dict[str, str]]], conventions: Sequence[Convention], *, path: Path,
                         client: str, set_version: str, now: datetime | None = None) -> pl.DataFrame:
     """The decisions of the filled rows (``rows``: row number, column → text), or InputError naming
@@ -67,6 +85,8 @@ def decisions_from_rows(rows: Sequence[tuple[int, dict[str, str]]], conventions:
     by_id = {c.convention_id: c for c in conventions}
     filled = [(n, r) for n, r in rows if any(r.get(c, "").strip() for c in FILLED_COLUMNS)]
     problems = [(n, why) for n, r in filled for why in [_problem(r, by_id, client, set_version)] if why]
+    filled, twice = _once_each(filled)
+    problems = sorted(problems + twice)
     if problems:
         more = f" (and {len(problems) - 1} more bad row(s)); nothing recorded" if len(problems) > 1 else "; nothing recorded"
         raise InputError(problems[0][1] + more, path=str(path), location=f"row {problems[0][0]}")

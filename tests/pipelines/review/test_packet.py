@@ -114,6 +114,19 @@ def test_a_bad_row_refuses_the_whole_packet(row: dict[str, str], message: str) -
     assert "nothing recorded" in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_a_rule_decided_twice_differently_refuses_the_packet_and_a_plain_repeat_counts_once() -> None:
+    """The later row silently won before, and an identical repeat counted twice in the precision gate."""
+    accept = {"convention_id": MASK.convention_id, "decision": "accept"}
+    with pytest.raises(InputError, match=r"p.csv:row 4: convention '[0-9a-f]+' is decided again, differently from "
+                                         r"row 2 .*; nothing recorded"):
+        decisions_from_rows(_rows(accept, {"convention_id": FEVER.convention_id, "decision": "accept"},
+                                  {"convention_id": MASK.convention_id, "decision": "reject"}),
+                            [FEVER, MASK], path=Path("p.csv"), client="fx", set_version="s1")
+    frame = decisions_from_rows(_rows(accept, {**accept, "decision": " ACCEPT", "reviewer": "B"}), [FEVER, MASK],
+                                path=Path("p.csv"), client="fx", set_version="s1")
+    assert frame["convention_id"].to_list() == [MASK.convention_id]
+
+
 def test_suggested_rules_are_listed_only_when_named() -> None:
     from dataclasses import replace
     tab = replace(MASK, dimension="term:tab", src="tab", expected_terms=["onglet"], wrong_variants=[], status="suggested",
