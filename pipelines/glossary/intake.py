@@ -18,6 +18,7 @@ from housestyle.pipelines.glossary.model import Concept, Refusal
 from housestyle.pipelines.glossary.tables import read_table
 from housestyle.pipelines.glossary.tbx import read_tbx
 from housestyle.pipelines.langtags import try_normalise
+from housestyle.pipelines.paths import UnsafePathError, client_path
 
 GLOSSARY_FOLDER = "glossary"
 SUFFIXES = (".tbx", ".csv", ".tsv", ".xlsx")
@@ -49,9 +50,15 @@ def read_glossary(path: Path, *, src_lang: str | None, tgt_lang: str | None) -> 
 
 
 def glossary_file(inbox: Path, client: str, source: Path) -> Path:
-    """Where a termbase's conventions live: ``inbox/<client>/glossary/<file stem>.jsonl``."""
+    """Where a termbase's conventions live: ``inbox/<client>/glossary/<file stem>.jsonl``, kept under
+    the inbox (``paths.client_path``: a symlinked folder pointing out of it is refused). A symlinked
+    glossary folder is refused too: the pipeline lists no file through one (``inbox_files``), so the
+    import would have been written and never read."""
     name = re.sub(r"[^\w.-]+", "_", source.stem).strip("._") or "glossary"
-    return inbox / client / GLOSSARY_FOLDER / f"{name}.jsonl"
+    folder = inbox / client / GLOSSARY_FOLDER
+    if folder.is_symlink():
+        raise UnsafePathError(f"{folder} is a symlink: the pipeline never reads a glossary through one; make it a folder")
+    return client_path(inbox, client, GLOSSARY_FOLDER, f"{name}.jsonl", source="--client")
 
 
 def import_glossary(path: Path, *, inbox: Path, client: str, src_lang: str | None = None,

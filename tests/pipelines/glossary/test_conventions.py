@@ -15,6 +15,7 @@ from housestyle.pipelines.mining.set_glossary import merge_glossary
 from housestyle.pipelines.glossary.conventions import to_conventions
 from housestyle.pipelines.glossary.intake import import_glossary
 from housestyle.pipelines.glossary.model import Concept
+from housestyle.pipelines.paths import UnsafePathError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "glossary"
 DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
@@ -95,6 +96,19 @@ def test_import_writes_the_clients_glossary_file(tmp_path: Path) -> None:
     assert [(r["src"], r["src_lang"], r["origin"], r["status"]) for r in rows] == [
         ("email", "en", "glossary", "validated"), ("password", "en", "glossary", "validated")]
     assert sorted(r.concept_id for r in done.converted.refused) == ["c3", "c3", "c4"]  # c3: its term, then the entry
+
+
+@pytest.mark.parametrize("link", ["client", "glossary"])
+def test_an_import_is_never_written_through_a_symlink(tmp_path: Path, link: str) -> None:
+    """Found 2026-12-07: a symlinked inbox/<client>/ or glossary/ made the import write outside the project,
+    where no run ever read it (the pipeline lists no file through a symlinked folder)."""
+    inbox, outside = tmp_path / "inbox", tmp_path / "outside"
+    outside.mkdir()
+    (inbox / "fx").mkdir(parents=True) if link == "glossary" else inbox.mkdir()
+    (inbox / "fx" / "glossary" if link == "glossary" else inbox / "fx").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(UnsafePathError, match="is outside|is a symlink"):
+        import_glossary(FIXTURES / "basic2008.tbx", inbox=inbox, client="fx", tgt_lang="fr")
+    assert not any(outside.rglob("*"))
 
 
 @pytest.mark.parametrize(("path", "imported", "refused"), [
