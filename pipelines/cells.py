@@ -6,6 +6,10 @@ convention text such as ``=HYPERLINK(…)`` would otherwise run when the file is
 cells are written as text cells (``data_type`` ``s``), which no spreadsheet evaluates, so they keep
 the text exactly. Used by publish's CSV glossary, the review packets (CSV, XLSX), the registration
 review files and review-sample's sample.
+
+A worksheet cannot hold most C0 control characters at all (openpyxl raises ``IllegalCharacterError``):
+``xlsx_text`` shows each as its Unicode control picture (a vertical tab, common in Word-born TMs, as
+``␋``), so one system output holding ``\x01`` no longer fails a whole scoring run.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
 if TYPE_CHECKING:
     import polars as pl
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PICTURES = re.compile("[\u2400-\u241f]")
 _PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)*")
 
 
@@ -47,3 +54,14 @@ def as_text_cell(cell: Any) -> Any:
     if isinstance(cell.value, str):
         cell.data_type = "s"
     return cell
+
+
+def xlsx_text(text: str) -> str:
+    """``text`` as a worksheet can hold it: each character openpyxl refuses (its
+    ``ILLEGAL_CHARACTERS_RE``: C0 controls but tab, LF and CR) as its control picture, U+2400 + code."""
+    return ILLEGAL_CHARACTERS_RE.sub(lambda m: chr(0x2400 + ord(m.group())), text)
+
+
+def xlsx_text_back(text: str) -> str:
+    """``xlsx_text`` undone, for the key cells read back (a segment id must match as it was written)."""
+    return _PICTURES.sub(lambda m: ch if ILLEGAL_CHARACTERS_RE.fullmatch(ch := chr(ord(m.group()) - 0x2400)) else m.group(), text)

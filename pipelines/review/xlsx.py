@@ -18,7 +18,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from housestyle.pipelines import atomic
-from housestyle.pipelines.cells import as_text_cell
+from housestyle.pipelines.cells import as_text_cell, xlsx_text
 from housestyle.pipelines.conventionset.decisions import DECISION_WORDS
 from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
@@ -36,13 +36,14 @@ DECISION_FILL = PatternFill("solid", fgColor="FFF2CC")
 
 
 def _cell(value: Any, marked: bool) -> Any:
+    """A packet value as a worksheet holds it (a TM text's control characters as ``cells.xlsx_text`` shows them)."""
     if marked and isinstance(value, list):
         if not any(m for _t, m in value):
-            return plain(value) or None
-        return CellRichText([TextBlock(MARK_FONT, t) if m else t for t, m in value if t])
+            return xlsx_text(plain(value)) or None
+        return CellRichText([TextBlock(MARK_FONT, xlsx_text(t)) if m else xlsx_text(t) for t, m in value if t])
     if value is None or value == "":
         return None
-    return value
+    return xlsx_text(value) if isinstance(value, str) else value
 
 
 def write_xlsx(packet: Packet, path: Path) -> Path:

@@ -22,7 +22,7 @@ from housestyle.pipelines import atomic
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.conventionset.decisions import identity_of
 from housestyle.pipelines.errors import InputError
-from housestyle.pipelines.cells import FORMULA_STARTS, inert_cell
+from housestyle.pipelines.cells import FORMULA_STARTS, inert_cell, xlsx_text, xlsx_text_back
 from housestyle.pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
 from housestyle.pipelines.scoring.verdicts import severity_rank
 from housestyle.pipelines.spreadsheet import XlsxLimits, read_xlsx_rows
@@ -92,7 +92,7 @@ def write_issues(rows: Sequence[dict[str, str]], path: Path, title: str) -> Path
     for number, row in enumerate(rows[:MAX_ROWS], start=2):
         for col, name in enumerate(COLUMNS, start=1):
             cell = sheet.cell(row=number, column=col)
-            cell.value = inert_cell(str(row.get(name) or ""))
+            cell.value = inert_cell(xlsx_text(str(row.get(name) or "")))
             cell.data_type = "s"
             if name in ("source", "output", "problem"):
                 cell.alignment = wrap
@@ -145,7 +145,7 @@ def read_ignore_marks(path: Path, reviewer: str, now: str | None = None) -> pl.D
         if not rec.get("identity") or not rec.get("segment_id"):
             raise InputError("a marked row needs its identity and segment_id", path=str(path), location=f"row {number}")
         out.append({"identity": rec["identity"], "convention_id": rec.get("convention_id") or None,
-                    "dimension": rec.get("dimension") or None, "segment_id": rec["segment_id"],
-                    "system": IGNORE_WORDS[mark] or rec.get("system") or ALL_SYSTEMS,
+                    "dimension": rec.get("dimension") or None, "segment_id": xlsx_text_back(rec["segment_id"]),
+                    "system": IGNORE_WORDS[mark] or xlsx_text_back(rec.get("system", "")) or ALL_SYSTEMS,
                     "comment": rec.get("comment") or None, "reviewer": reviewer, "decided_at": decided})
     return pl.DataFrame(out, schema=IGNORES_SCHEMA)

@@ -77,6 +77,16 @@ def test_xlsx_is_made_for_a_spreadsheet_and_reads_back(tmp_path: Path) -> None:
     assert [n for n, _ in rows] == [2, 3, 4] and rows[0][1]["decision"] == "accept" and rows[0][1]["support"] == "5"
 
 
+def test_a_tm_text_with_control_characters_exports_as_control_pictures(tmp_path: Path) -> None:
+    """A Word-born vertical tab in a TM target made review-export fail (openpyxl refuses it in a sheet)."""
+    units = UNITS.with_columns(pl.col("target").str.replace("forte", "forte\x0b", literal=True))
+    packet = build_packet([FEVER, MASK, DIGITS], client="fx", set_version="s1", evidence=EVIDENCE, conflicts=CONFLICTS,
+                          units=units)
+    book = load_workbook(write_xlsx(packet, tmp_path / "p.xlsx"))
+    texts = [str(c.value) for row in book["review"].iter_rows() for c in row if c.value is not None]
+    assert any("forte\u240b" in t for t in texts) and not any("\x0b" in t for t in texts)
+
+
 def _rows(*filled: dict[str, str]) -> list[tuple[int, dict[str, str]]]:
     base = {"client": "fx", "set_version": "s1", "decision": "", "expected_terms": "", "wrong_variants": "",
             "comment": "", "reviewer": "Anne", "reviewer_role": "Linguist"}

@@ -110,6 +110,36 @@ def test_issues_xlsx_is_text_and_its_ignores_stick(run_dir: Path, tmp_path: Path
     assert _failures(after_dir)["ignored"].sum() == 1
 
 
+def test_control_characters_in_outputs_and_ids_are_shown_and_ignores_still_match(tmp_path: Path) -> None:
+    """Found 2026-12-07: one system output holding \\x01 (or a Word vertical tab) failed the whole scoring run:
+    openpyxl refuses such characters in a worksheet. They are shown as control pictures, and an ignore
+    marked on a segment whose id holds one still matches that segment."""
+    for name in ("sources", "mt", "approved"):
+        lines = (FIX / f"{name}.tsv").read_text(encoding="utf-8").splitlines()
+        lines = [lines[0]] + [("5\x01b" + line[1:] if line.startswith("5\t") else line) for line in lines[1:]]
+        if name == "mt":
+            lines = [line.replace(" ", " \x0b", 1) for line in lines]
+        (tmp_path / f"{name}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = run_scoring(FIX / "set.jsonl", tmp_path / "sources.tsv", {"mt": tmp_path / "mt.tsv"}, [tmp_path / "approved.tsv"],
+                      tmp_path / "run", client="acme")
+    book = load_workbook(run / "issues.xlsx")
+    sheet = book["issues"]
+    rows = list(sheet.iter_rows(values_only=True))
+    header = list(rows[0])
+    outputs = [r[header.index("output")] for r in rows[1:] if r[header.index("system")] == "mt"]
+    assert any("\u240b" in (o or "") for o in outputs) and not any("\x0b" in (o or "") for o in outputs)  # as ␋
+    target = next(i for i, r in enumerate(rows) if r[header.index("segment_id")] == "5\u2401b")
+    sheet.cell(row=target + 1, column=header.index("ignore") + 1).value = "x"
+    book.save(tmp_path / "marked.xlsx")
+    marks = read_ignore_marks(tmp_path / "marked.xlsx", "lin")
+    assert marks["segment_id"].to_list() == ["5\x01b"]
+    ignores = tmp_path / "acme" / "ignores.parquet"
+    append_ignores(ignores, marks)
+    again = run_scoring(FIX / "set.jsonl", tmp_path / "sources.tsv", {"mt": tmp_path / "mt.tsv"},
+                        [tmp_path / "approved.tsv"], tmp_path / "again", client="acme", ignores_path=ignores)
+    assert pl.read_parquet(again / "scores.parquet")["ignored"].sum() == 1
+
+
 def test_an_unknown_ignore_mark_names_the_row(run_dir: Path, tmp_path: Path) -> None:
     from housestyle.pipelines.errors import InputError
 
