@@ -70,9 +70,10 @@ def check_xlsx_bounds(path: Path, limits: XlsxLimits) -> None:
                          f"{limits.max_inflated:,} (decompression bomb?)", path=str(path))
 
 
-def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None) -> list[list[Any]]:
-    """Every row of the named sheet (else the first) as cell values, ``None`` for an empty cell and
-    trailing empty cells cut; ``rows[i]`` is the spreadsheet's row ``i + 1`` (a missing row is ``[]``)."""
+def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None, *, or_first: bool = True) -> list[list[Any]]:
+    """Every row of the named sheet (else the first; with ``or_first=False``, none: ``[]``) as cell
+    values, ``None`` for an empty cell and trailing empty cells cut; ``rows[i]`` is the spreadsheet's
+    row ``i + 1`` (a missing row is ``[]``)."""
     check_xlsx_bounds(path, limits)
     try:
         book = load_workbook(path, read_only=True, data_only=True, rich_text=False)
@@ -81,6 +82,8 @@ def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None) -> 
     try:
         if not book.worksheets:
             raise InputError("the workbook has no sheet", path=str(path))
+        if sheet is not None and sheet not in book.sheetnames and not or_first:
+            return []
         found = book[sheet] if sheet is not None and sheet in book.sheetnames else book.worksheets[0]
         if hasattr(found, "reset_dimensions"):  # read-only sheets: read every row, whatever <dimension> says
             found.reset_dimensions()

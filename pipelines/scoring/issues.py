@@ -10,6 +10,7 @@ starting with ``=`` never becomes a formula. Reading back is bounded (``pipeline
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
@@ -28,6 +29,9 @@ from housestyle.pipelines.scoring.verdicts import severity_rank
 from housestyle.pipelines.spreadsheet import XlsxLimits, read_xlsx_rows
 
 SHEET = "issues"
+NOTES_SHEET = "how to fill"
+NO_CLIENT = "—"
+TITLE = re.compile(r"client (\S+) · set ")
 COLUMNS: tuple[str, ...] = ("system", "segment_id", "file", "source", "output", "dimension", "rule", "problem",
                             "status", "convention_id", "identity", "ignore", "comment")
 FILLED = ("ignore", "comment")
@@ -81,6 +85,11 @@ def issue_rows(failures: pl.DataFrame, conventions: Sequence[Convention], source
     return out
 
 
+def issue_list_title(client: str | None, set_version: str | None, run_id: str | None) -> str:
+    """The first line of the notes sheet; ``listed_client`` reads the client back from it."""
+    return f"client {client or NO_CLIENT} · set {set_version} · run {run_id}"
+
+
 def write_issues(rows: Sequence[dict[str, str]], path: Path, title: str) -> Path:
     """The checklist workbook, every cell a text cell (never a formula), whole or absent."""
     book = Workbook(write_only=False)
@@ -104,7 +113,7 @@ def write_issues(rows: Sequence[dict[str, str]], path: Path, title: str) -> Path
         sheet.column_dimensions[head.column_letter].width = WIDTHS.get(name, 12)
     sheet.freeze_panes = "C2"
     sheet.auto_filter.ref = sheet.dimensions
-    notes = book.create_sheet("how to fill")
+    notes = book.create_sheet(NOTES_SHEET)
     cut = [f"{len(rows) - MAX_ROWS:,} more failed items (the least severe) are left out here: failures.parquet has "
            "every one."] if len(rows) > MAX_ROWS else []
     for line in (title, *cut, "ignore: x = a false alarm for this system on this segment; * = for every system.",
@@ -120,12 +129,25 @@ def _uninert(text: str) -> str:
     return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
 
 
-def read_ignore_marks(path: Path, reviewer: str, now: str | None = None) -> pl.DataFrame:
+def listed_client(path: Path) -> str | None:
+    """The client an issue list names in its notes sheet's title (``client X · set …``), None when it
+    names none (a run scored without ``--client``, or the sheet gone)."""
+    notes = read_xlsx_rows(path, ISSUE_LIST_LIMITS, NOTES_SHEET, or_first=False)
+    title = str(notes[0][0]) if notes and notes[0] and notes[0][0] is not None else ""
+    found = TITLE.match(title)
+    return found.group(1) if found and found.group(1) != NO_CLIENT else None
+
+
+def read_ignore_marks(path: Path, reviewer: str, now: str | None = None, *, client: str | None = None) -> pl.DataFrame:
     """The rows of a filled issue list whose ``ignore`` cell is marked, as ignores (IGNORES_SCHEMA);
-    an unknown mark is an error naming the row."""
+    an unknown mark is an error naming the row. With ``client``, an issue list naming another client
+    is refused: its marks would ignore that client's failures on the same rules and segment ids."""
     path = Path(path)
     if not path.is_file():
         raise InputError("file not found", path=str(path))
+    if client is not None and (listed := listed_client(path)) not in (None, client):
+        raise InputError(f"issue list of client {listed!r}, not of {client!r}: nothing recorded", path=str(path),
+                         location=f"'{NOTES_SHEET}' sheet, row 1")
     values = [["" if v is None else str(v) for v in row] for row in read_xlsx_rows(path, ISSUE_LIST_LIMITS, SHEET)]
     header = [h.strip() for h in values[0]] if values else []
     needed = ("system", "segment_id", "dimension", "convention_id", "identity", "ignore")

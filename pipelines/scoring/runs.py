@@ -24,7 +24,7 @@ from housestyle.pipelines.scoring.builtin import builtin_conventions
 from housestyle.pipelines.scoring.delivery import input_digest, load_segments_at
 from housestyle.pipelines.scoring.engine import ScoreResult, dimension_table, score_systems
 from housestyle.pipelines.scoring.ignores import apply_ignores, empty_ignores, read_ignores
-from housestyle.pipelines.scoring.issues import issue_rows, write_issues
+from housestyle.pipelines.scoring.issues import issue_list_title, issue_rows, write_issues
 from housestyle.pipelines.scoring.verdicts import DEFAULT_THRESHOLD, empty_outputs, mark_inherited, readable, recount
 from housestyle.pipelines.conventionset.store import convention_source
 from housestyle.pipelines.errors import InputError
@@ -189,7 +189,7 @@ def write_views(run_dir: Path, conventions: Sequence[Convention], source_file: s
     """The views of a committed run: report.html and issues.xlsx (re-rendered from the tables)."""
     write_report(run_dir)
     run = open_run(run_dir)
-    title = f"client {run.get('client') or '—'} · set {run.get('set_version')} · run {run.get('run_id')}"
+    title = issue_list_title(run.get("client"), run.get("set_version"), run.get("run_id"))
     failures = pl.read_parquet(run_dir / "failures.parquet")
     write_issues(issue_rows(failures, conventions, source_file), run_dir / ISSUES_FILE, title)
 

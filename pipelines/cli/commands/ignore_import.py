@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from housestyle.pipelines.scoring.issues import read_ignore_marks  # openpyxl (a fifth of a second): only when run
 
     target = client_folder(args.inbox, args.client) / IGNORES_FILE
-    marks = read_ignore_marks(args.issues, args.reviewer)
+    marks = read_ignore_marks(args.issues, args.reviewer, client=args.client)
     total = append_ignores(target, marks) if marks.height else None
     per = marks.group_by("system").len().sort("system").iter_rows() if marks.height else []
     detail = ", ".join(f"{system} {n}" for system, n in per)

@@ -162,3 +162,25 @@ def test_new_ignores_or_another_threshold_make_another_run(tmp_path: Path) -> No
     pl.DataFrame(schema=dict(read_ignores(ignores).schema)).write_parquet(ignores)
     assert plan_run(conv, src, systems, [], "v", ignores_path=ignores)[0] != base
     assert plan_run(conv, src, systems, [], "v", threshold=50.0)[0] != plan_run(conv, src, systems, [], "v")[0]
+
+
+def test_an_issue_list_of_another_client_is_refused(run_dir: Path, tmp_path: Path) -> None:
+    """Its marks would ignore the failures of the client named on the command line wherever the same rules
+    fail on the same segment ids (found 2026-12-07: nothing checked whose list it was)."""
+    from housestyle.pipelines.errors import InputError
+    from housestyle.pipelines.scoring.issues import listed_client
+
+    book = load_workbook(run_dir / "issues.xlsx")
+    sheet = book["issues"]
+    header = [c.value for c in sheet[1]]
+    sheet.cell(row=2, column=header.index("ignore") + 1).value = "x"
+    book.save(tmp_path / "marked.xlsx")
+    assert listed_client(tmp_path / "marked.xlsx") == "acme"
+    assert read_ignore_marks(tmp_path / "marked.xlsx", "lin", client="acme").height == 1
+    with pytest.raises(InputError, match=r"marked.xlsx:'how to fill' sheet, row 1: issue list of client 'acme', "
+                                         r"not of 'globex': nothing recorded"):
+        read_ignore_marks(tmp_path / "marked.xlsx", "lin", client="globex")
+    del book["how to fill"]  # a list that names no client is read as before
+    book.save(tmp_path / "bare.xlsx")
+    assert listed_client(tmp_path / "bare.xlsx") is None
+    assert read_ignore_marks(tmp_path / "bare.xlsx", "lin", client="globex").height == 1
