@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,9 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
 from housestyle.pipelines.errors import InputError
+
+
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")
 
 
 @dataclass(frozen=True)
@@ -73,10 +77,48 @@ def check_xlsx_bounds(path: Path, limits: XlsxLimits) -> None:
 def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None, *, or_first: bool = True) -> list[list[Any]]:
     """Every row of the named sheet (else the first; with ``or_first=False``, none: ``[]``) as cell
     values, ``None`` for an empty cell and trailing empty cells cut; ``rows[i]`` is the spreadsheet's
-    row ``i + 1`` (a missing row is ``[]``)."""
+    row ``i + 1`` (a missing row is ``[]``). A formula cell reads as the value the file saved with it;
+    one saved without a value (a workbook written by a program, never recalculated) is refused with
+    its row and column: read as empty, it silently dropped the decision or mark it held."""
     check_xlsx_bounds(path, limits)
+    if not _holds_formulas(path):  # the usual workbook: one pass over the saved values
+        return _sheet_rows(path, limits, sheet, or_first, None)
+    formulas: list[tuple[int, int]] = []
+    rows = _sheet_rows(path, limits, sheet, or_first, formulas)
+    if formulas:
+        saved = _sheet_rows(path, limits, sheet, or_first, None)
+        for r, c in formulas:
+            value = saved[r][c] if r < len(saved) and c < len(saved[r]) else None
+            if value is None:
+                raise InputError(f"column {get_column_letter(c + 1)} holds a formula saved without its value ({rows[r][c]}): "
+                                 "type the value, or open and save the file in a spreadsheet program",
+                                 path=str(path), location=f"row {r + 1}")
+            rows[r][c] = value
+    return rows
+
+
+def _holds_formulas(path: Path) -> bool:
+    """Whether a worksheet of the workbook holds a formula element (``<f>``), read in 1 MiB chunks
+    (the zip directory is checked already, so what is read is bounded)."""
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if not name.startswith("xl/worksheets/"):
+                continue
+            with archive.open(name) as member:
+                tail = b""
+                while chunk := member.read(1 << 20):
+                    if _FORMULA.search(tail + chunk):
+                        return True
+                    tail = chunk[-16:]
+    return False
+
+
+def _sheet_rows(path: Path, limits: XlsxLimits, sheet: str | None, or_first: bool,
+                formulas: list[tuple[int, int]] | None) -> list[list[Any]]:
+    """One bounded pass over the sheet (``read_xlsx_rows``): with ``formulas``, the cells as stored
+    (a formula as its text, its position appended there); without, the values saved with formulas."""
     try:
-        book = load_workbook(path, read_only=True, data_only=True, rich_text=False)
+        book = load_workbook(path, read_only=True, data_only=formulas is None, rich_text=False)
     except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors for a broken file  # noqa: BLE001
         raise InputError(f"not a readable XLSX workbook: {type(exc).__name__}: {exc}", path=str(path)) from None
     try:
@@ -88,17 +130,24 @@ def read_xlsx_rows(path: Path, limits: XlsxLimits, sheet: str | None = None, *, 
         if hasattr(found, "reset_dimensions"):  # read-only sheets: read every row, whatever <dimension> says
             found.reset_dimensions()
         rows: list[list[Any]] = []
-        for number, values in enumerate(found.iter_rows(values_only=True), start=1):
+        for number, row in enumerate(found.iter_rows(values_only=formulas is None), start=1):
             if number > limits.max_rows:
                 raise InputError(f"refused: more than {limits.max_rows:,} rows, over the {limits.what} limit",
                                  path=str(path), location=f"row {number}")
-            cells = list(values)
+            # past the last column read only empty cells may stand (counted in C: a styled empty cell in
+            # column XFD pads the row to 16,384 entries); then trailing empty cells are cut
+            past = row[limits.max_columns:] if formulas is None else tuple(c.value for c in row[limits.max_columns:])
+            if past and past.count(None) != len(past):
+                last = next(i for i in range(len(past) - 1, -1, -1) if past[i] is not None)
+                raise InputError(f"refused: a value in column {get_column_letter(limits.max_columns + last + 1)}, "
+                                 f"past the last column read ({get_column_letter(limits.max_columns)}, {limits.what})",
+                                 path=str(path), location=f"row {number}")
+            cells = list(row[:limits.max_columns]) if formulas is None else [c.value for c in row[:limits.max_columns]]
             while cells and cells[-1] is None:
                 cells.pop()
-            if len(cells) > limits.max_columns:
-                raise InputError(f"refused: a value in column {get_column_letter(len(cells))}, past the last column "
-                                 f"read ({get_column_letter(limits.max_columns)}, {limits.what})", path=str(path),
-                                 location=f"row {number}")
+            if formulas is not None:
+                formulas.extend((number - 1, c) for c, cell in enumerate(row[:len(cells)])
+                                if getattr(cell, "data_type", None) == "f")
             rows.append(cells)
         return rows
     except (InputError, MemoryError):

@@ -138,3 +138,15 @@ def test_a_review_packet_csv_with_an_unclosed_quote_is_refused_not_swallowed(tmp
                     'c1,reject,,,"too general,me,linguist\n' + rows)
     with pytest.raises(InputError, match=r"packet.csv:2: not readable as CSV: unexpected end of data"):
         read_packet(path)
+
+
+def test_a_formula_reads_as_its_saved_value_and_one_saved_without_a_value_is_refused(tmp_path: Path) -> None:
+    """Read as empty, a decision filled by a formula that no spreadsheet ever computed was dropped unseen."""
+    header = ["convention_id", "decision", "expected_terms", "wrong_variants", "comment", "reviewer", "reviewer_role"]
+    path = _book(tmp_path / "f.xlsx", [header, ["c1", '=LOWER("ACCEPT")'], ["c2", "reject"]], title="review")
+    with pytest.raises(InputError, match=r"f.xlsx:row 2: column B holds a formula saved without its value "
+                                         r"\(=LOWER\(\"ACCEPT\"\)\)"):
+        read_packet(path)
+    saved = _rewrite_sheet(path, lambda xml: re.sub(r"<c r=\"B2\"[^>]*>.*?</c>",
+                                                    '<c r="B2" t="str"><f>LOWER("ACCEPT")</f><v>accept</v></c>', xml))
+    assert [(r["convention_id"], r["decision"]) for _, r in read_packet(saved)] == [("c1", "accept"), ("c2", "reject")]
