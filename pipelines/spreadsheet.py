@@ -10,6 +10,9 @@ sheet's ``<dimension>`` element.
   100,000 such rows took 7 GB and died with MemoryError in ``import-glossary``. Rows are read one at
   a time; a row wider than the reader's columns is refused if a cell past them holds a value (it
   would be read by nobody), else cut to them.
+- A formula cell reads as the value saved with it (openpyxl's ``data_only``); one saved without a value
+  (a workbook a program wrote) read as empty and dropped the decision it held, so it is refused. The
+  formulas pass runs only when a sheet's XML holds a formula element.
 - A small file can declare gigabytes of XML: the zip's central directory is checked first (size,
   members, declared uncompressed size), and Python's zipfile never inflates a member beyond its
   declared size, so what openpyxl reads is bounded by what was checked.
