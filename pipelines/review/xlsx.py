@@ -55,7 +55,10 @@ def write_xlsx(packet: Packet, path: Path) -> Path:
     sheet.append(list(PACKET_COLUMNS))
     for row in packet.rows:
         sheet.append([_cell(row[c], c in MARKED_COLUMNS) for c in PACKET_COLUMNS])
-        for cell in sheet[sheet.max_row]:  # text, never a formula (housestyle.pipelines.cells)
+    # text, never a formula (housestyle.pipelines.cells); the rows by number: ``sheet[sheet.max_row]``
+    # after each append scanned every cell so far (7,787 rules: 66 of the export's 75 s)
+    for cells in sheet.iter_rows(min_row=2, max_row=len(packet.rows) + 1, max_col=len(PACKET_COLUMNS)):
+        for cell in cells:
             as_text_cell(cell)
     wrap = Alignment(wrap_text=True, vertical="top")
     for index, name in enumerate(PACKET_COLUMNS, start=1):
