@@ -20,8 +20,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from housestyle.pipelines.errors import ConfigError, HousestyleError
+from housestyle.pipelines.conventionset.store import refuse_output_into_set
 from housestyle.pipelines.paths import client_name
 from housestyle.pipelines.project import ENV_ROOT, INSTANCE_FILE, is_project, resolve_project
 
@@ -132,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _use_project(getattr(args, "project", None))
         if getattr(args, "client", None) is not None:  # every command taking --client: one path segment
             client_name(args.client, source="--client")
+        if isinstance(getattr(args, "out", None), Path):  # every command taking --out: never over a sealed set
+            refuse_output_into_set(args.out)
         return int(args.func(args))
     except HousestyleError as error:
         print(f"housestyle {args.command}: error: {error}", file=sys.stderr)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +28,11 @@ from typing import Any
 
 from housestyle.pipelines import atomic
 from housestyle.pipelines.conventionset.version import sha256_file
-from housestyle.pipelines.errors import InputError
+from housestyle.pipelines.errors import InputError, OutputError
 from housestyle.pipelines.paths import CLIENT_GRAMMAR, is_client_name
 
 MANIFEST_FILE = "manifest.json"
+MAX_MANIFEST_BYTES = 16 << 20  # a manifest is a few kB (the 1M-unit set's: 5.7 kB); a larger one is not read
 CONVENTION_FILES = ("conventions.parquet", "conventions.jsonl")  # the first present is the one read
 # Files whose presence marks a folder as a set folder (so a file given from it needs its manifest).
 SET_MARKERS = (*CONVENTION_FILES, "evidence.parquet", "conflicts.parquet", "suspect_units.parquet", MANIFEST_FILE)
@@ -77,6 +79,8 @@ def open_set(folder: Path) -> OpenedSet:
     path = folder / MANIFEST_FILE
     if not path.is_file():
         raise _refuse(folder, "no manifest.json (mining was interrupted, or this is not a set folder)")
+    if path.stat().st_size > MAX_MANIFEST_BYTES:
+        raise InputError(f"manifest.json is over {MAX_MANIFEST_BYTES:,} bytes: not a set's manifest", path=str(path))
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -155,3 +159,27 @@ def _complete(set_dir: Path) -> bool:
     except InputError:
         return False
     return True
+
+
+def sealed_set_at(folder: Path) -> bool:
+    """Whether ``folder`` holds a convention set's manifest (its file hashes and set_version)."""
+    manifest = folder / MANIFEST_FILE
+    try:
+        if not manifest.is_file() or manifest.stat().st_size > MAX_MANIFEST_BYTES:
+            return False
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "set_version" in data and isinstance(data.get("files"), dict)
+
+
+def refuse_output_into_set(out: Path, option: str = "--out") -> None:
+    """Refuse an output place that is a sealed set's folder or a file (or folder) directly in it:
+    ``score --out SET`` wrote its run's ``conventions.jsonl`` over the set's and ``publish --out
+    SET/conventions.jsonl`` replaced it, leaving a set every command refuses ("mine it again").
+    Deeper places (``SET/runs/…``) do not touch the set's files."""
+    place = Path(os.path.realpath(out))
+    for folder in (place, place.parent):
+        if sealed_set_at(folder):
+            raise OutputError(f"{option} {'is' if folder == place else 'is inside'} the sealed convention set {folder}: "
+                              "a set is never changed after it is sealed; write elsewhere", path=str(out))

@@ -181,3 +181,24 @@ def test_non_editable_install_works_from_any_directory_and_writes_nothing_into_i
     assert (project / ".dagster" / "data" / "tm_units" / "acme" / "tm_units.parquet").is_file()
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if "__pycache__" not in p.parts}
     assert after == {p: m for p, m in before.items() if "__pycache__" not in p.parts}  # nothing written into the install
+
+
+@pytest.mark.parametrize("where", ["set", "file in set", "link to set"])
+@pytest.mark.parametrize("command", ["score", "publish", "review-export", "ingest"])
+def test_no_command_writes_over_a_sealed_set(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
+                                             where: str) -> None:
+    """Found 2026-12-07: `score --out SET` wrote its run's conventions.jsonl over the set's and `publish --out
+    SET/conventions.jsonl` replaced it, leaving a set every command refuses. Deeper places (SET/runs/…) are fine."""
+    from housestyle.pipelines.conventionset.store import open_set
+    from tests.pipelines.publish.sample import sample_set
+
+    folder = sample_set(tmp_path / "v1")
+    (tmp_path / "link").symlink_to(folder, target_is_directory=True)
+    out = {"set": folder, "file in set": folder / "conventions.jsonl", "link to set": tmp_path / "link" / "x.csv"}[where]
+    args = {"score": ["--conventions", str(folder), "--source", "s.tsv", "--system", "mt=m.tsv"],
+            "publish": ["--conventions", str(folder), "--format", "csv"],
+            "review-export": ["--conventions", str(folder)], "ingest": ["in.tmx"]}[command]
+    assert main([command, *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "the sealed convention set" in err and "write elsewhere" in err
+    open_set(folder)  # still whole
