@@ -179,3 +179,13 @@ def csv_records(text: str, path: Path, *, max_rows: int,
         if len(records) >= max_rows:
             raise InputError(f"refused: more than {max_rows:,} rows", path=str(path), location=start)
         records.append((start, row))
+
+
+def header_of(cells: list[str], path: Path) -> list[str]:
+    """A table's header row, stripped; a column named twice is refused (reading by name, the later
+    column silently won: a second ``decision`` column hid the first's decisions)."""
+    header = [str(h).strip() for h in cells]
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        raise InputError(f"column(s) named twice: {', '.join(twice)}", path=str(path), location="row 1")
+    return header

@@ -20,7 +20,7 @@ import polars as pl
 
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.errors import InputError
-from housestyle.pipelines.spreadsheet import check_file_size, csv_records
+from housestyle.pipelines.spreadsheet import check_file_size, csv_records, header_of
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("convention_id", "verdict")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("comment", "reviewer", "reviewer_role")
@@ -62,9 +62,7 @@ def _text_table(path: Path) -> pl.DataFrame:
     records = [row for _, row in csv_records(text, path, max_rows=MAX_REVIEW_ROWS, dialect=dialect) if row]
     if not records:
         raise InputError("empty review file (no header row)", path=str(path), location=1)
-    header = [h.strip() for h in records[0]]
-    if twice := sorted({h for h in header if h and header.count(h) > 1}):
-        raise InputError(f"column(s) named twice: {', '.join(twice)}", path=str(path), location=1)
+    header = header_of(records[0], path)
     columns = {name: [row[i] if i < len(row) and row[i] != "" else None for row in records[1:]]
                for i, name in enumerate(header) if name}
     return pl.DataFrame(columns, schema={name: pl.Utf8 for name in columns})

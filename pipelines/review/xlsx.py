@@ -23,7 +23,7 @@ from housestyle.pipelines.conventionset.decisions import DECISION_WORDS
 from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
 from housestyle.pipelines.review.packet_bounds import PACKET_LIMITS
-from housestyle.pipelines.spreadsheet import check_file_size, csv_records, read_xlsx_rows
+from housestyle.pipelines.spreadsheet import check_file_size, csv_records, header_of, read_xlsx_rows
 
 SHEET = "review"
 WIDTHS = {"convention_id": 18, "dimension": 28, "rule": 10, "src": 24, "expected_forms": 30, "wrong_forms": 24,
@@ -118,7 +118,7 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
         raise InputError("a review packet is .xlsx or .csv", path=str(path))
     if not rows:
         raise InputError("empty review packet (no header row)", path=str(path), location="row 1")
-    header = [h.strip() for h in rows[0]]
+    header = header_of(rows[0], path)
     missing = [c for c in ("convention_id", *DECISION_COLUMNS) if c not in header]
     if missing:
         raise InputError(f"not a review packet: no column(s) {', '.join(missing)}", path=str(path), location="row 1")

@@ -26,7 +26,7 @@ from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.cells import FORMULA_STARTS, inert_cell, xlsx_text, xlsx_text_back
 from housestyle.pipelines.scoring.ignores import ALL_SYSTEMS, IGNORES_SCHEMA
 from housestyle.pipelines.scoring.verdicts import severity_rank
-from housestyle.pipelines.spreadsheet import XlsxLimits, read_xlsx_rows
+from housestyle.pipelines.spreadsheet import XlsxLimits, header_of, read_xlsx_rows
 
 SHEET = "issues"
 NOTES_SHEET = "how to fill"
@@ -149,7 +149,7 @@ def read_ignore_marks(path: Path, reviewer: str, now: str | None = None, *, clie
         raise InputError(f"issue list of client {listed!r}, not of {client!r}: nothing recorded", path=str(path),
                          location=f"'{NOTES_SHEET}' sheet, row 1")
     values = [["" if v is None else str(v) for v in row] for row in read_xlsx_rows(path, ISSUE_LIST_LIMITS, SHEET)]
-    header = [h.strip() for h in values[0]] if values else []
+    header = header_of(values[0], path) if values else []
     needed = ("system", "segment_id", "dimension", "convention_id", "identity", "ignore")
     missing = [c for c in needed if c not in header]
     if missing:

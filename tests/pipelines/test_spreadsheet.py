@@ -150,3 +150,15 @@ def test_a_formula_reads_as_its_saved_value_and_one_saved_without_a_value_is_ref
     saved = _rewrite_sheet(path, lambda xml: re.sub(r"<c r=\"B2\"[^>]*>.*?</c>",
                                                     '<c r="B2" t="str"><f>LOWER("ACCEPT")</f><v>accept</v></c>', xml))
     assert [(r["convention_id"], r["decision"]) for _, r in read_packet(saved)] == [("c1", "accept"), ("c2", "reject")]
+
+
+def test_a_column_named_twice_refuses_the_packet_and_the_issue_list(tmp_path: Path) -> None:
+    """Read by name, the second ``decision`` column silently hid the first one's decisions."""
+    packet = tmp_path / "packet.csv"
+    packet.write_text("convention_id,decision,expected_terms,wrong_variants,comment,decision\nc1,reject,,,,\n")
+    with pytest.raises(InputError, match=r"packet.csv:row 1: column\(s\) named twice: decision"):
+        read_packet(packet)
+    header = ["system", "segment_id", "dimension", "convention_id", "identity", "ignore", "ignore"]
+    issues = _book(tmp_path / "issues.xlsx", [header, ["mt", "s1", "term", "c1", "id1", "x", ""]], title="issues")
+    with pytest.raises(InputError, match=r"issues.xlsx:row 1: column\(s\) named twice: ignore"):
+        read_ignore_marks(issues, "reviewer")

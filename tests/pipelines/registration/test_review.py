@@ -104,5 +104,5 @@ def test_a_tsv_verdict_file_reads_as_text_and_a_doubled_column_is_refused(tmp_pa
     frame = read_review(path)
     assert frame.rows() == [("c1", "correct", None, None, "linguist"), ("c2", "wrong", None, None, None)]
     path.write_text("convention_id\tverdict\tverdict\nc1\tcorrect\twrong\n")
-    with pytest.raises(InputError, match=r"v.tsv:1: column\(s\) named twice: verdict"):
+    with pytest.raises(InputError, match=r"v.tsv:row 1: column\(s\) named twice: verdict"):
         read_review(path)
