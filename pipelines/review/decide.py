@@ -25,6 +25,7 @@ from housestyle.pipelines.conventionset.decisions import (
     identity_of,
     parse_forms,
 )
+from housestyle.pipelines.cells import xlsx_text
 from housestyle.pipelines.errors import ConventionError, InputError
 
 FILLED_COLUMNS = ("decision", "expected_terms", "wrong_variants", "comment")
@@ -43,6 +44,11 @@ def _problem(row: dict[str, str], by_id: dict[str, Convention], client: str, set
         return f"packet row of set {row['set_version'].strip()!r}, not of {set_version!r} (the set given)"
     if cid not in by_id:
         return f"unknown convention_id {cid!r}: not a rule of set {set_version}"
+    for column in ("dimension", "rule"):  # a column sorted or pasted alone moves ids away from their rules
+        given, own = row.get(column, "").strip(), str(getattr(by_id[cid], column))
+        if given and given not in (own.strip(), xlsx_text(own).strip()):
+            return (f"{column} {given!r} is not convention {cid}'s ({own!r}): the row no longer lines up with its "
+                    "rule (a column sorted or pasted alone?)")
     word = row.get("decision", "").strip().lower()
     if not word:
         return f"no decision ({', '.join(DECISION_WORDS)}) but forms or a comment are filled"

@@ -115,6 +115,8 @@ def test_filled_rows_become_decisions() -> None:
     ({"decision": "accept", "client": "other"}, "row 3: packet row of client 'other', not of 'fx'"),
     ({"decision": "accept", "set_version": "s0"}, "row 3: packet row of set 's0', not of 's1'"),
     ({"decision": "", "comment": "unsure"}, "row 3: no decision"),
+    ({"decision": "accept", "dimension": "term:fever"}, "row 3: dimension 'term:fever' is not convention [0-9a-f]+'s "
+                                                         r"\('term:mask'\): the row no longer lines up"),
 ])
 def test_a_bad_row_refuses_the_whole_packet(row: dict[str, str], message: str) -> None:
     good = {"convention_id": FEVER.convention_id, "decision": "accept"}
