@@ -27,6 +27,7 @@ from housestyle.pipelines.errors import InputError, MalformedFileError
 from housestyle.pipelines.glossary.model import Concept, Refusal, Role, covers, role_of
 from housestyle.pipelines.langtags import same_language, try_normalise
 from housestyle.pipelines.spreadsheet import XlsxLimits, csv_records, read_xlsx_rows
+from housestyle.pipelines.textinput import read_text
 
 MAX_BYTES = 64 << 20
 MAX_ROWS = 500_000
@@ -89,10 +90,7 @@ def read_rows(path: Path) -> list[list[str]]:
         raise MalformedFileError(f"larger than {MAX_BYTES >> 20} MiB: not read as a termbase", path=str(path))
     if path.suffix.lower() == ".xlsx":
         return _xlsx_rows(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise MalformedFileError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    text = read_text(path)
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
     except csv.Error:

@@ -19,6 +19,7 @@ from housestyle.pipelines.errors import InputError, MalformedFileError, UnsafeXm
 from housestyle.pipelines.langtags import primary_subtag
 from housestyle.pipelines.registration.fold import fold
 from housestyle.pipelines.spreadsheet import csv_records
+from housestyle.pipelines.textinput import read_text
 
 XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 # Both TICO-19 layouts share these two columns (Facebook: id,sourceLang,targetLang,sourceString,
@@ -73,10 +74,7 @@ def _merge(pairs: Iterator[tuple[str, str, str]]) -> list[GoldPair]:
 
 
 def _csv_rows(path: Path, skipped: list[str]) -> Iterator[tuple[str, str, str]]:
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise MalformedFileError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    text = read_text(path)
     records = [(line, row) for line, row in csv_records(text, path, max_rows=MAX_GOLD_ROWS) if row]
     header = records[0][1] if records else []
     if CSV_SOURCE not in header or CSV_TARGET not in header:

@@ -21,6 +21,7 @@ import polars as pl
 from housestyle.pipelines.conventions.model import Convention
 from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.spreadsheet import check_file_size, csv_records, header_of
+from housestyle.pipelines.textinput import read_text
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("convention_id", "verdict")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("comment", "reviewer", "reviewer_role")
@@ -54,10 +55,7 @@ def _text_table(path: Path) -> pl.DataFrame:
     """A CSV / TSV verdict file as text columns, parsed strictly (``spreadsheet.csv_records``): a
     quote never closed names its line, where polars printed the rest of the file."""
     check_file_size(path, MAX_REVIEW_BYTES, "review file")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    text = read_text(path)
     dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
     records = [row for _, row in csv_records(text, path, max_rows=MAX_REVIEW_ROWS, dialect=dialect) if row]
     if not records:

@@ -24,6 +24,7 @@ from housestyle.pipelines.errors import InputError
 from housestyle.pipelines.review.packet import DECISION_COLUMNS, HELP, MARKED_COLUMNS, PACKET_COLUMNS, Packet, plain
 from housestyle.pipelines.review.packet_bounds import PACKET_LIMITS
 from housestyle.pipelines.spreadsheet import check_file_size, csv_records, header_of, read_xlsx_rows
+from housestyle.pipelines.textinput import read_text
 
 SHEET = "review"
 WIDTHS = {"convention_id": 18, "dimension": 28, "rule": 10, "src": 24, "expected_forms": 30, "wrong_forms": 24,
@@ -109,10 +110,7 @@ def read_packet(path: Path) -> list[tuple[int, dict[str, str]]]:
     if suffix == ".xlsx":  # blank rows stay [] (row numbers stay the spreadsheet's)
         rows = [[_text(v) for v in values] for values in read_xlsx_rows(path, PACKET_LIMITS, SHEET)]
     elif suffix == ".csv":
-        try:
-            text = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not a UTF-8 CSV file: {exc}", path=str(path)) from None
+        text = read_text(path)
         rows = [row for _, row in csv_records(text, path, max_rows=PACKET_LIMITS.max_rows)]
     else:
         raise InputError("a review packet is .xlsx or .csv", path=str(path))
