@@ -27,6 +27,7 @@ from housestyle.pipelines.paths import client_path
 from housestyle.pipelines.registration.review import precision_gate
 from housestyle.pipelines.review.decide import decisions_from_rows, edit_summaries, review_frame
 from housestyle.pipelines.rules.io import load_conventions
+from housestyle.pipelines.textinput import text_lines
 
 
 def register(subparsers: Any) -> None:
@@ -52,8 +53,8 @@ def _is_verdict_file(path: Path) -> bool:
 def _csv_has(path: Path, column: str) -> bool:
     if not path.is_file():
         raise InputError("file not found", path=str(path))
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        header = next(csv.reader(handle), [])
+    first = next(text_lines(path, newline=""), (1, ""))[1]  # the header line alone: a bad byte further on is the reader's
+    header = next(csv.reader([first]), [])
     return column in [h.strip() for h in header]
 
 

@@ -154,3 +154,14 @@ def test_with_a_registration_the_rows_are_filed_for_its_precision_gate(registrat
     # a verdict file (review-sample's) still needs the registration
     assert main(["review-import", str(tmp_path / "inbox" / "fx" / "review" / "s1.csv"), "--conventions", str(set_dir)]) == 2
     assert "give --registration" in capsys.readouterr().err
+
+
+def test_a_packet_csv_that_is_not_utf8_is_one_line_naming_its_line(mined: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Found 2026-12-07: telling a packet from a verdict file read the CSV's header through a decoder that
+    raised on a bad byte anywhere in the first block: a UnicodeDecodeError traceback."""
+    packet = tmp_path / "bad.csv"
+    packet.write_bytes(b"convention_id,decision\nc1,acc\xffept\n")
+    assert main(["review-import", str(packet), "--conventions", str(mined), "--inbox", str(tmp_path / "inbox")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"housestyle review-import: error: {packet}:2: not UTF-8: byte 0xFF at column 7"]
